@@ -1,0 +1,227 @@
+"""The METALLURGENT Anvil builder page: form posts in, a workbench to render out.
+
+The page works as a plain HTML form; htmx only posts the same form on every change and swaps
+the workbench, so both paths go through `document_from_post` and `workbench`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from catalogue.rulesets.base import BuildError, Catalogue, Report, flatten
+from catalogue.rulesets.metallurgent.rules import Anvil, Mounted, issues_for, parse, resolve
+from catalogue.rulesets.metallurgent.schema import (
+    EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, GearEntry, Weapon,
+)
+
+MOUNTS = ("core", "left_arm", "right_arm")
+TASKS = ("vanguard", "sniper", "recon", "defender", "artillerist", "commander")
+MAX_FORM_GEAR = 48
+
+
+def _int(value: str, path: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise BuildError([{"path": path, "message": f"expected a whole number, got {value!r}"}]) from None
+
+
+def document_from_post(post, pack_ref: str) -> dict[str, Any]:
+    """The build document a builder form describes, with its add / remove / move actions applied."""
+    count = _int(post.get("gear-count", "0"), "gear-count")
+    if not 0 <= count <= MAX_FORM_GEAR:
+        raise BuildError([{"path": "gear-count", "message": f"at most {MAX_FORM_GEAR} Gear rows"}])
+    gear = []
+    for i in range(count):
+        item = post.get(f"gear-{i}-item", "")
+        if not item:
+            continue
+        entry: dict[str, Any] = {"item": item, "mount": post.get(f"gear-{i}-mount", ""),
+                                 "active": post.get(f"gear-{i}-active") == "on"}
+        reserve = post.get(f"gear-{i}-reserve", "").strip()
+        if reserve:
+            entry["reserve"] = _int(reserve, f"gear-{i}-reserve")
+        gear.append(entry)
+    action = post.get("action", "")
+    if action.startswith("remove:"):
+        index = _int(action.partition(":")[2], "action")
+        if 0 <= index < len(gear):
+            del gear[index]
+    for mount in MOUNTS:
+        item = post.get(f"add-{mount}", "")
+        if item:
+            gear.append({"item": item, "mount": mount, "active": True})
+    return {
+        "format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "anvil", "pack": pack_ref,
+        "name": post.get("name", "").strip() or "Unnamed Anvil",
+        "task": post.get("task") or None,
+        "notes": post.get("notes", ""),
+        "parts": {slot: post.get(f"part-{slot}") or None for slot in SLOTS},
+        "gear": gear,
+    }
+
+
+def summary(category: str, item: Any) -> str:
+    """A one-line stat summary for pickers: the numbers a player compares."""
+    if category == "core":
+        return f"DV {item.defence} · {item.hardpoints} HP · Block {item.block_bonus} · {item.load} ST"
+    if category == "mobility_base":
+        top = item.load_tolerance[-1].max_load
+        return f"{item.chassis.replace('_', '-').title()} · Cruise {item.cruising_speed} · up to {top} ST"
+    if category == "standard_arm":
+        return f"Str {item.strength} · {item.hardpoints} HP · Agi {item.agility:+d} · {item.load} ST"
+    if category == "weapon_arm":
+        w = item.weapon
+        return f"{w.weapon_type} {w.damage} {w.damage_type} · Rng {w.range} · {item.load} ST"
+    if category == "generator":
+        return f"{item.cooling.title()} · EN {item.en_output}/{item.en_capacity} · Heat Tol {item.heat_tolerance} · {item.load} ST"
+    if category == "electronics":
+        return f"Intercept {item.intercept_bonus} · Camera {item.camera_modifier:+d} · {item.load} ST"
+    if category == "fcs":
+        return f"{item.targeting_type.title()} · Rng {item.reliable_range}/{item.max_range}"
+    if category == "weapon":
+        return (f"{item.weapon_class[0].upper()} · {item.damage} {item.damage_type} · Rng {item.range} · "
+                f"Size {item.size} · {item.load} ST")
+    return f"{EQUIPMENT_TYPE_LABELS[item.type]} · Size {item.size} · {item.load} ST"
+
+
+def _new_errors(trial: Anvil, known: set[tuple[str, str]]):
+    return [i for i in issues_for(trial).issues if i.severity == "error" and (i.code, i.path) not in known]
+
+
+def _option(key: str, label: str, problems) -> dict[str, Any]:
+    reason = f"{problems[0].code}: {problems[0].message}" if problems else ""
+    return {"key": key, "label": label, "reason": reason}
+
+
+def workbench(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
+    """Everything the builder template shows, including why each pick would break a rule."""
+    anvil = resolve(parse(document), catalogue)
+    known = {(i.code, i.path) for i in report.issues if i.severity == "error"}
+    by_category = {c: catalogue.of(c) for c in set(catalogue.categories.values())}
+    meters = {m.key: m for m in report.meters}
+    shown_paths = set(SLOTS)
+
+    slots = []
+    for slot in SLOTS:
+        options = []
+        for category in SLOT_CATEGORIES[slot]:
+            for item in by_category.get(category, []):
+                label = f"{item.name} — {summary(category, item)}"
+                if item is anvil.parts[slot]:
+                    options.append(_option(item.key, label, []))
+                    continue
+                trial = Anvil(anvil.name, {**anvil.parts, slot: item}, anvil.gear, anvil.condition)
+                options.append(_option(item.key, label, _new_errors(trial, known)))
+        part = anvil.parts[slot]
+        slots.append({
+            "slot": slot, "label": SLOT_LABELS[slot], "part": part,
+            "category": catalogue.categories.get(part.key) if part else None,
+            "options": options, "issues": report.issues_at(slot),
+        })
+
+    mounts = []
+    gear_items = [(c, item) for c in ("weapon", "equipment") for item in by_category.get(c, [])]
+    for mount in MOUNTS:
+        part = anvil.parts[mount]
+        hosts_gear = part is not None and hasattr(part, "hardpoints")
+        rows = []
+        for g in anvil.on(mount):
+            shown_paths.add(g.path)
+            rows.append({"index": g.index, "entry": g.entry, "item": g.item,
+                         "kind": _gear_kind(g.item), "issues": report.issues_at(g.path),
+                         "arcs": report.detail.get("arcs", {}).get(g.path, []),
+                         "toggles": bool(getattr(g.item, "en_drain", 0) or getattr(g.item, "en_offset", 0)),
+                         "takes_ammo": isinstance(g.item, Weapon) and g.item.reserve > 0})
+        add_options = []
+        if hosts_gear:
+            groups: dict[str, list] = {}
+            for category, item in gear_items:
+                trial_entry = GearEntry(item=item.key, mount=mount)
+                trial = Anvil(anvil.name, anvil.parts,
+                              anvil.gear + [Mounted(len(anvil.gear), trial_entry, item)], anvil.condition)
+                groups.setdefault(_gear_group(item), []).append(
+                    _option(item.key, f"{item.name} — {summary(category, item)}", _new_errors(trial, known)))
+            add_options = list(groups.items())
+        mounts.append({
+            "mount": mount, "label": SLOT_LABELS[mount], "part": part, "hosts_gear": hosts_gear,
+            "rows": rows, "add_options": add_options,
+            "hardpoints": meters.get(f"{mount}_hardpoints"), "strength": meters.get(f"{mount}_strength"),
+        })
+
+    return {
+        "document": document, "slots": slots, "sheet": component_sheet(anvil), "mounts": mounts, "report": report,
+        "other_issues": [i for i in report.issues if i.path not in shown_paths],
+        "meters": report.meters, "stats": report.stats, "tasks": TASKS,
+        "load_chart": load_chart(report.detail.get("load_tolerance")),
+        "gear_count": len(anvil.gear),
+    }
+
+
+def _gear_kind(item: Any) -> str:
+    if isinstance(item, Weapon):
+        return f"{item.weapon_class.title()} · {item.weapon_type}"
+    return EQUIPMENT_TYPE_LABELS[item.type] + (f" ({item.subtype})" if hasattr(item, "subtype") else "")
+
+
+def _gear_group(item: Any) -> str:
+    if isinstance(item, Weapon):
+        return f"{item.weapon_class.title()} weapons"
+    return "Equipment"
+
+
+CHART_WIDTH, CHART_HEIGHT, CHART_LEFT = 560, 150, 40
+
+
+def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Geometry for the Load Tolerance chart: one band per breakpoint and a marker at the current load."""
+    if not detail:
+        return None
+    spread, load = detail["breakpoints"], detail["load"]
+    top = spread[-1]["max_load"]
+    scale_max = max(top, load) * 1.1
+    plot = CHART_WIDTH - CHART_LEFT - 10
+
+    def x(value: float) -> float:
+        return round(CHART_LEFT + plot * value / scale_max, 1)
+
+    bands, previous = [], 0
+    for index, bp in enumerate(spread):
+        bands.append({
+            "x": x(previous), "width": round(x(bp["max_load"]) - x(previous), 1),
+            "label": f"≤{bp['max_load']}", "mods": f"{bp['cruise']:+d} Cr · {bp['flank']} Fl · {bp['init']:+d} In",
+            "active": index == detail["active"], "mid": round((x(previous) + x(bp["max_load"])) / 2, 1),
+            "max_load": bp["max_load"], "cruise": bp["cruise"], "flank": bp["flank"], "init": bp["init"],
+        })
+        previous = bp["max_load"]
+    return {
+        "width": CHART_WIDTH, "height": CHART_HEIGHT, "bands": bands, "load": load, "top": top,
+        "marker": x(load), "overloaded": detail["active"] is None, "over_x": x(top),
+        "over_width": round(x(scale_max) - x(top), 1), "mobility_base": detail["mobility_base"],
+    }
+
+
+LABELS = {"ap": "AP", "resistance.KE": "KE Res", "resistance.CE": "CE Res", "resistance.TE": "TE Res",
+          "en_output": "EN Output", "en_capacity": "EN Capacity", "en_cost": "EN Cost", "fcs": "FCS",
+          "weapon.en_cost": "EN Cost", "block_bonus": "Block Bonus", "block_cost": "Block Cost"}
+SHEET_SKIPS = {"key", "name", "description", "load_tolerance"}
+
+
+def stat_label(field: str) -> str:
+    if field in LABELS:
+        return LABELS[field]
+    return field.rsplit(".", 1)[-1].replace("_", " ").title().replace("En ", "EN ")
+
+
+def component_sheet(anvil: Anvil) -> list[dict[str, Any]]:
+    """Every Component's full stat line, in Hit Location order, for the share page and the sheet."""
+    rows = []
+    for number, slot in enumerate(SLOTS, start=1):
+        part = anvil.parts[slot]
+        if part is None:
+            rows.append({"slot": slot, "label": SLOT_LABELS[slot], "part": None, "stats": []})
+            continue
+        flat = flatten(part.model_dump(mode="json", exclude=SHEET_SKIPS))
+        stats = [(stat_label(k), v.replace("_", " ") if isinstance(v, str) else v) for k, v in flat.items()]
+        rows.append({"slot": slot, "label": SLOT_LABELS[slot], "part": part, "stats": stats,
+                     "location": number if slot != "fcs" else None, "condition": anvil.condition.get(slot)})
+    return rows

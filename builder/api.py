@@ -1,0 +1,156 @@
+"""JSON API. Errors are JSON with a status code and a reason; nothing is saved on any error."""
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.csrf import csrf_exempt
+
+from catalogue.loader import catalogue_for, find_pack, latest_pack
+from catalogue.models import Pack
+from catalogue.rulesets import ACTIVE, PLANNED
+from catalogue.rulesets.base import BuildError
+
+from . import store
+from .models import Build
+from .views import build_urls
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, reason: str, problems: list[dict[str, str]] | None = None):
+        self.status, self.reason, self.problems = status, reason, problems or []
+
+
+def endpoint(*methods: str):
+    """Method check, JSON errors, and no CSRF: the API authenticates by capability tokens, not cookies."""
+    def decorate(view):
+        @csrf_exempt
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if request.method not in methods:
+                response = error(405, f"use {' or '.join(methods)}")
+                response["Allow"] = ", ".join(methods)
+                return response
+            try:
+                return view(request, *args, **kwargs)
+            except ApiError as exc:
+                return error(exc.status, exc.reason, exc.problems)
+            except BuildError as exc:
+                return error(422, "the build document is not readable", exc.problems)
+            except Http404:
+                return error(404, "no such build or resource")
+        return wrapped
+    return decorate
+
+
+def error(status: int, reason: str, problems: list[dict[str, str]] | None = None) -> JsonResponse:
+    body: dict[str, Any] = {"status": status, "reason": reason}
+    if problems:
+        body["problems"] = problems
+    return JsonResponse(body, status=status)
+
+
+def read_json(request) -> Any:
+    declared = request.META.get("CONTENT_LENGTH") or "0"
+    if not declared.isdigit() or int(declared) > settings.HARDPOINT_MAX_BODY:
+        raise ApiError(413, f"request body over {settings.HARDPOINT_MAX_BODY} bytes")
+    if request.content_type not in ("application/json", ""):
+        raise ApiError(415, "send application/json")
+    raw = request.body
+    if not raw:
+        raise ApiError(400, "empty body; send a JSON build document")
+    try:
+        return store.decode(raw)
+    except BuildError as exc:
+        raise ApiError(400, "malformed JSON", exc.problems) from None
+
+
+def _module(key: str):
+    module = ACTIVE.get(key)
+    if module is None:
+        raise ApiError(404, f"no active ruleset {key!r}")
+    return module
+
+
+def _pack(request, key: str) -> Pack:
+    ref = request.GET.get("pack")
+    pack = find_pack(ref) if ref else latest_pack(key)
+    if pack is None or pack.ruleset.key != key:
+        raise ApiError(404, f"no pack {ref or ''} loaded for {key}".replace("  ", " "))
+    return pack
+
+
+@endpoint("GET")
+def rulesets(request):
+    active = []
+    for module in ACTIVE.values():
+        pack = latest_pack(module.KEY)
+        active.append({"key": module.KEY, "name": module.NAME, "status": "active", "tagline": module.TAGLINE,
+                       "kinds": list(module.KINDS), "pack": pack.ref if pack else None,
+                       "categories": list(module.CATEGORIES)})
+    coming = [{"key": p.key, "name": p.name, "status": "coming", "tagline": p.tagline} for p in PLANNED]
+    return JsonResponse({"rulesets": active + coming})
+
+
+@endpoint("GET")
+def items(request, key: str):
+    module = _module(key)
+    pack = _pack(request, key)
+    category = request.GET.get("category")
+    if category is not None and category not in module.CATEGORIES:
+        raise ApiError(400, f"unknown category {category!r}; expected one of {', '.join(module.CATEGORIES)}")
+    catalogue = catalogue_for(pack)
+    found = [{"key": k, "category": c, **catalogue.items[k].model_dump(mode="json", exclude={"key"})}
+             for k, c in catalogue.categories.items() if category in (None, c)]
+    return JsonResponse({"ruleset": key, "pack": pack.ref, "source": pack.source, "items": found})
+
+
+@endpoint("GET")
+def examples(request, key: str):
+    _module(key)
+    pack = _pack(request, key)
+    return JsonResponse({"ruleset": key, "pack": pack.ref, "examples": pack.examples})
+
+
+@endpoint("POST")
+def validate(request):
+    checked = store.check(read_json(request))
+    return JsonResponse(checked.report.as_dict())
+
+
+@endpoint("POST")
+def create_build(request):
+    checked = store.check(read_json(request))
+    build = store.create(checked)
+    return JsonResponse({**build_urls(request, build), "share_id": build.share_id, "edit_token": build.edit_token,
+                         "version": build.version, "report": checked.report.as_dict()}, status=201)
+
+
+@endpoint("GET", "PUT", "DELETE")
+def build_detail(request, ref: str):
+    if request.method == "GET":
+        build = get_object_or_404(Build, share_id=ref)
+        checked = store.check(build.document)
+        return JsonResponse({"build": build.document, "version": build.version, "share_id": build.share_id,
+                             "share_url": request.build_absolute_uri(build.share_url()),
+                             "report": checked.report.as_dict()})
+    build = get_object_or_404(Build, edit_token=ref)
+    if request.method == "DELETE":
+        build.delete()
+        return HttpResponse(status=204)
+    body = read_json(request)
+    if not isinstance(body, dict) or set(body) != {"version", "build"}:
+        raise ApiError(400, 'send {"version": <the version you edited>, "build": {...}}')
+    if not isinstance(body["version"], int) or isinstance(body["version"], bool):
+        raise ApiError(400, "version must be an integer")
+    checked = store.check(body["build"])
+    try:
+        build = store.update(build, checked, body["version"])
+    except store.StaleVersion as stale:
+        raise ApiError(409, f"stale version: you edited version {body['version']}, the build is now at "
+                            f"version {stale.current}; fetch it and reapply your change") from None
+    return JsonResponse({**build_urls(request, build), "version": build.version,
+                         "report": checked.report.as_dict()})

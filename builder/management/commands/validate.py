@@ -1,0 +1,38 @@
+"""`manage.py validate FILE.json`: print the Report; exit 0 legal, 1 illegal, 2 unreadable."""
+import json
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from builder import store
+from catalogue.rulesets.base import BuildError
+
+
+class Command(BaseCommand):
+    help = "Validate a build JSON file and print its Report as JSON."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="path to a build JSON file, or - for standard input")
+
+    def handle(self, *args, file, **options):
+        try:
+            if file == "-":
+                raw = sys.stdin.buffer.read(settings.HARDPOINT_MAX_BODY + 1)
+            else:
+                path = Path(file)
+                if path.stat().st_size > settings.HARDPOINT_MAX_BODY:
+                    raise BuildError([{"path": file, "message": "file too large for a build"}])
+                raw = path.read_bytes()
+            if len(raw) > settings.HARDPOINT_MAX_BODY:
+                raise BuildError([{"path": file, "message": "input too large for a build"}])
+            checked = store.check(store.decode(raw))
+        except OSError as exc:
+            self.stderr.write(f"{file}: cannot read: {exc.strerror}")
+            sys.exit(2)
+        except BuildError as exc:
+            self.stderr.write(f"{file}: unreadable build: {exc}")
+            sys.exit(2)
+        self.stdout.write(json.dumps(checked.report.as_dict(), indent=2, ensure_ascii=False))
+        sys.exit(0 if checked.report.legal else 1)

@@ -1,0 +1,42 @@
+"""Saved builds. Links are capabilities: the edit token edits, the share id only reads."""
+import secrets
+
+from django.db import models
+from django.urls import reverse
+
+
+def new_edit_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_share_id() -> str:
+    return secrets.token_urlsafe(8)
+
+
+class Build(models.Model):
+    edit_token = models.CharField(max_length=64, unique=True, default=new_edit_token, editable=False)
+    share_id = models.CharField(max_length=32, unique=True, default=new_share_id, editable=False)
+    ruleset = models.SlugField(max_length=40)
+    kind = models.SlugField(max_length=40)
+    name = models.CharField(max_length=80)
+    pack_ref = models.CharField(max_length=100)
+    document = models.JSONField()
+    # Bumped on every save; an edit based on an older version is refused (409), never merged.
+    version = models.PositiveIntegerField(default=1)
+    legal = models.BooleanField(default=False)
+    forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="forks")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("build-edit", args=[self.edit_token])
+
+    def share_url(self) -> str:
+        return reverse("build-share", args=[self.share_id])

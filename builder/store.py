@@ -1,0 +1,86 @@
+"""Reading, checking and saving build documents: shared by the pages, the API and the CLI."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+from catalogue.loader import catalogue_for, find_pack
+from catalogue.rulesets import ACTIVE
+from catalogue.rulesets.base import BuildError, Catalogue, Report
+
+from .models import Build
+
+
+class StaleVersion(Exception):
+    def __init__(self, current: int):
+        self.current = current
+        super().__init__(f"the build is at version {current}")
+
+
+@dataclass
+class Checked:
+    """A readable build document with its catalogue and Report."""
+
+    document: dict[str, Any]
+    module: Any
+    catalogue: Catalogue
+    report: Report
+
+    @property
+    def name(self) -> str:
+        return self.document["name"]
+
+
+def decode(raw: bytes | str) -> Any:
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BuildError([{"path": "(document)", "message": f"not valid JSON: {exc}"}]) from None
+
+
+def check(document: Any) -> Checked:
+    """Parse, resolve against the pinned pack and validate; BuildError when unreadable."""
+    if not isinstance(document, dict):
+        raise BuildError([{"path": "(document)", "message": "a build is a JSON object"}])
+    module = ACTIVE.get(document.get("ruleset"))
+    if module is None:
+        raise BuildError([{"path": "ruleset", "message": f"unknown ruleset {document.get('ruleset')!r}; "
+                                                         f"expected one of {', '.join(ACTIVE)}"}])
+    build = module.parse(document)
+    pack = find_pack(build.pack)
+    if pack is None:
+        raise BuildError([{"path": "pack", "message": f"pack {build.pack} is not loaded here"}])
+    catalogue = catalogue_for(pack)
+    report = module.validate(build, catalogue)
+    return Checked(build.model_dump(mode="json", exclude_defaults=False), module, catalogue, report)
+
+
+def create(checked: Checked, forked_from: Build | None = None) -> Build:
+    doc = checked.document
+    return Build.objects.create(
+        ruleset=doc["ruleset"], kind=doc["kind"], name=doc["name"], pack_ref=doc["pack"], document=doc,
+        legal=checked.report.legal, forked_from=forked_from)
+
+
+def update(build: Build, checked: Checked, based_on: int) -> Build:
+    """Save over `build` only if nobody saved since `based_on`; one atomic compare-and-set."""
+    doc = checked.document
+    if doc["ruleset"] != build.ruleset or doc["kind"] != build.kind:
+        raise BuildError([{"path": "ruleset", "message": "a build cannot change its ruleset or kind"}])
+    with transaction.atomic():
+        changed = Build.objects.filter(pk=build.pk, version=based_on).update(
+            name=doc["name"], pack_ref=doc["pack"], document=doc, legal=checked.report.legal,
+            version=F("version") + 1)
+        if not changed:
+            current = Build.objects.filter(pk=build.pk).values_list("version", flat=True).first()
+            raise StaleVersion(current or 0)
+    build.refresh_from_db()
+    return build
+
+
+def rename(build: Build, name: str) -> Build:
+    return update(build, check({**build.document, "name": name}), build.version)

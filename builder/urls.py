@@ -1,0 +1,29 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from . import api, views
+
+api_patterns = [
+    path("rulesets/", api.rulesets, name="api-rulesets"),
+    path("rulesets/<slug:key>/items", api.items, name="api-items"),
+    path("rulesets/<slug:key>/examples", api.examples, name="api-examples"),
+    path("validate", api.validate, name="api-validate"),
+    path("builds", api.create_build, name="api-builds"),
+    path("builds/<str:ref>", api.build_detail, name="api-build"),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("new/<slug:ruleset>/<slug:kind>/", views.new_build, name="build-new"),
+    path("import/", views.import_build, name="build-import"),
+    path("b/<str:token>/", views.edit_build, name="build-edit"),
+    path("b/<str:token>/duplicate", views.duplicate_build, name="build-duplicate"),
+    path("b/<str:token>/delete", views.delete_build, name="build-delete"),
+    path("s/<str:share_id>/", views.share, name="build-share"),
+    path("s/<str:share_id>.json", views.share_json, name="build-json"),
+    path("s/<str:share_id>.pdf", views.share_pdf, name="build-pdf"),
+    path("s/<str:share_id>/copy", views.fork, name="build-fork"),
+    path("catalogue/", include("catalogue.urls")),
+    path("api/", include(api_patterns)),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,80 @@
+"""Packs between YAML files, the database and the rules engine."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.db import transaction
+from pydantic import TypeAdapter
+
+from .models import Item, Pack, Ruleset
+from .rulesets import ACTIVE
+from .rulesets.base import Catalogue, PackError
+from .rulesets.packs import read_pack
+
+
+@dataclass
+class LoadResult:
+    ref: str
+    status: str  # "created" or "unchanged"
+    items: int
+
+
+def load_all() -> list[LoadResult]:
+    """Load every pack of every active ruleset; running it again changes nothing."""
+    results = []
+    for module in ACTIVE.values():
+        for path in sorted(module.DATA_DIR.glob("*.yaml")):
+            results.append(load_pack(read_pack(path, ACTIVE)))
+    return results
+
+
+@transaction.atomic
+def load_pack(data) -> LoadResult:
+    header = data.header
+    module = ACTIVE[header.ruleset]
+    ruleset, _ = Ruleset.objects.update_or_create(
+        key=module.KEY, defaults={"name": module.NAME, "tagline": module.TAGLINE})
+    existing = Pack.objects.filter(name=header.name, version=header.version).first()
+    if existing is not None:
+        if existing.content_hash != data.content_hash:
+            # Saved builds pin name@version: the same version must always mean the same parts.
+            raise PackError(f"{data.path}: {header.ref} is already loaded with different content; "
+                            f"bump the pack's version to publish a change")
+        return LoadResult(header.ref, "unchanged", existing.items.count())
+    pack = Pack.objects.create(
+        ruleset=ruleset, name=header.name, version=header.version, source=header.source,
+        title=header.title, description=header.description, content_hash=data.content_hash,
+        examples=data.examples)
+    Item.objects.bulk_create(
+        Item(pack=pack, category=data.catalogue.categories[key], key=key, name=item.name,
+             stats=item.model_dump(mode="json"))
+        for key, item in data.catalogue.items.items())
+    return LoadResult(header.ref, "created", len(data.catalogue.items))
+
+
+def latest_pack(ruleset_key: str) -> Pack | None:
+    packs = list(Pack.objects.filter(ruleset__key=ruleset_key))
+    return max(packs, key=lambda p: p.semver, default=None)
+
+
+def find_pack(ref: str) -> Pack | None:
+    name, _, version = ref.partition("@")
+    return Pack.objects.filter(name=name, version=version).select_related("ruleset").first()
+
+
+def catalogue_for(pack: Pack) -> Catalogue:
+    return _catalogue(pack.pk, pack.content_hash)
+
+
+@lru_cache(maxsize=32)
+def _catalogue(pack_id: int, content_hash: str) -> Catalogue:
+    """Packs never change under a given hash, so their parsed items are kept in memory."""
+    pack = Pack.objects.select_related("ruleset").get(pk=pack_id)
+    module = ACTIVE[pack.ruleset.key]
+    adapters = {category: TypeAdapter(model) for category, model in module.CATEGORIES.items()}
+    items, categories = {}, {}
+    for item in pack.items.all():
+        items[item.key] = adapters[item.category].validate_python(item.stats)
+        categories[item.key] = item.category
+    return Catalogue(pack.ruleset.key, pack.ref, items, categories, pack.title, pack.source)

@@ -1,0 +1,204 @@
+"""What every ruleset shares: packs, catalogues, build documents and the Report.
+
+Plain Python and pydantic only (no Django), so the rules can be tested and benchmarked
+without a database and the web page, API, CLI and PDF all show the same Report.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+Severity = Literal["error", "warning", "info"]
+
+KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+SEMVER_PATTERN = r"^\d+\.\d+\.\d+$"
+PACK_REF_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}@\d+\.\d+\.\d+$"
+BUILD_FORMAT = "hardpoint.build/1"
+# Names are shown on pages, sheets and in link previews: plain text only.
+_FORBIDDEN_IN_NAMES = re.compile(r"[<>\x00-\x1f\x7f]")
+
+
+def ceil_half(value: int) -> int:
+    """Golden Rule 1 (M-R00): halve, then round up."""
+    return math.ceil(value / 2)
+
+
+def flatten(stats: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested stats as flat columns: resistance.KE, weapon.damage; breakpoints as "max/cruise/flank/init"."""
+    flat: dict[str, Any] = {}
+    for field, value in stats.items():
+        name = f"{prefix}{field}"
+        if isinstance(value, dict):
+            flat.update(flatten(value, f"{name}."))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            flat[name] = " · ".join("/".join(f"{v:+d}" if k in ("cruise", "init") else str(v)
+                                             for k, v in entry.items()) for entry in value)
+        elif isinstance(value, list):
+            flat[name] = ", ".join(str(v) for v in value)
+        else:
+            flat[name] = value
+    return flat
+
+
+def plain_name(value: str) -> str:
+    value = " ".join(value.split())
+    if not value:
+        raise ValueError("must not be blank")
+    if _FORBIDDEN_IN_NAMES.search(value):
+        raise ValueError("may not contain '<', '>' or control characters")
+    return value
+
+
+class Strict(BaseModel):
+    """Packs and builds are user-authored files: unknown fields are typos, not extensions."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Part(Strict):
+    """Anything a pack lists: it has a stable key, a display name and our own short text."""
+
+    key: str = Field(pattern=KEY_PATTERN)
+    name: str = Field(min_length=1, max_length=80)
+    description: str = Field(default="", max_length=600)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        return plain_name(value)
+
+
+class PackHeader(Strict):
+    name: str = Field(pattern=KEY_PATTERN)
+    version: str = Field(pattern=SEMVER_PATTERN)
+    ruleset: str = Field(pattern=KEY_PATTERN)
+    source: Literal["starter", "rulebook"]
+    title: str = Field(min_length=1, max_length=120)
+    description: str = Field(default="", max_length=2000)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+class PackError(ValueError):
+    """A pack file that cannot be loaded; the message names the file, item and field."""
+
+
+class BuildError(ValueError):
+    """A build document that cannot be read: malformed, unknown keys, parts in the wrong slot.
+
+    Distinct from an illegal build, which reads fine and gets a Report with issues.
+    """
+
+    def __init__(self, problems: list[dict[str, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"{p['path']}: {p['message']}" for p in problems))
+
+
+def build_error_from_validation(exc: ValidationError) -> BuildError:
+    problems = []
+    for err in exc.errors(include_url=False):
+        path = ".".join(str(p) for p in err["loc"]) or "(document)"
+        problems.append({"path": path, "message": err["msg"]})
+    return BuildError(problems)
+
+
+@dataclass(slots=True)
+class Catalogue:
+    """One pack's items, keyed by item key; what validate() looks parts up in."""
+
+    ruleset: str
+    pack: str  # "name@version"
+    items: dict[str, Any]
+    categories: dict[str, str]  # item key -> category
+    title: str = ""
+    source: str = "starter"
+
+    def of(self, category: str) -> list[Any]:
+        return [self.items[k] for k, c in self.categories.items() if c == category]
+
+
+@dataclass(slots=True)
+class Issue:
+    code: str  # the digest's rule ID, e.g. M-R14
+    severity: Severity
+    path: str  # where in the build: "right_arm", "gear[3]"
+    message: str
+    hint: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "severity": self.severity, "path": self.path,
+                "message": self.message, "hint": self.hint}
+
+
+@dataclass(slots=True)
+class Stat:
+    label: str
+    value: Any
+    explain: str
+    unit: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "value": self.value, "unit": self.unit, "explain": self.explain}
+
+
+@dataclass(slots=True)
+class Meter:
+    """A budget or limit shown as a bar that fills up."""
+
+    key: str
+    label: str
+    used: int
+    limit: int
+    unit: str = ""
+    path: str = ""
+
+    @property
+    def over(self) -> bool:
+        return self.used > self.limit
+
+    @property
+    def percent(self) -> int:
+        if self.limit <= 0:
+            return 100 if self.used > 0 else 0
+        return min(100, round(100 * self.used / self.limit))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "used": self.used, "limit": self.limit,
+                "unit": self.unit, "path": self.path, "over": self.over}
+
+
+@dataclass(slots=True)
+class Report:
+    issues: list[Issue] = field(default_factory=list)
+    stats: dict[str, Stat] = field(default_factory=dict)
+    meters: list[Meter] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)  # ruleset-specific structured data
+
+    def add(self, code: str, severity: Severity, path: str, message: str, hint: str = "") -> None:
+        self.issues.append(Issue(code, severity, path, message, hint))
+
+    @property
+    def legal(self) -> bool:
+        return not any(i.severity == "error" for i in self.issues)
+
+    @property
+    def errors(self) -> list[Issue]:
+        return [i for i in self.issues if i.severity == "error"]
+
+    def issues_at(self, path: str) -> list[Issue]:
+        return [i for i in self.issues if i.path == path]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "issues": [i.as_dict() for i in self.issues],
+            "stats": {k: s.as_dict() for k, s in self.stats.items()},
+            "meters": [m.as_dict() for m in self.meters],
+            "detail": self.detail,
+        }

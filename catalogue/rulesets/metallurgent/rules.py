@@ -1,0 +1,689 @@
+"""METALLURGENT Anvil legality and derived stats (digest sections 3.1-3.8 and 4).
+
+`validate(build, catalogue)` returns a Report whose issue codes are the digest's rule IDs.
+Checks run on a resolved `Anvil` (parts looked up once), so the builder can try candidate
+parts cheaply with `issues_for()` to explain why a pick would break a rule.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..base import BuildError, Catalogue, Meter, Report, Stat, build_error_from_validation, ceil_half
+from .schema import (
+    COMPONENT_SLOTS, EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, TARGETING_EQUIPMENT,
+    AnvilBuild, EquipmentBase, GearEntry, MobilityBase, Radar, StandardArm, Weapon, WeaponArm,
+)
+
+METTLE = 6  # M-R90: every playtest Pilot rolls 6d6 until Mettle rules exist
+MAX_GEAR = 12  # M-R05
+CLASS_LIMIT = 2  # M-R20..M-R22
+MAX_EQUIPMENT = 6  # M-R23
+SAME_TYPE_LIMIT = 2  # M-R24
+GAS_DISSIPATION = {"cold": 12, "temperate": 10, "hot": 8}  # M-D24
+# Equipment whose Heat comes when it is used, not at every Turn start (L1447, L2555).
+ACTIVATED_EQUIPMENT = frozenset({"ciws", "target_designator"})
+ARC_RING = ("nose", "forward_right", "rear_right", "aft", "rear_left", "forward_left")
+MOUNT_ARCS = {
+    "core": ("nose",),
+    "left_arm": ("rear_left", "forward_left", "nose"),
+    "right_arm": ("nose", "forward_right", "rear_right"),
+}
+ARC_LABELS = {"nose": "N", "forward_left": "FL", "forward_right": "FR", "rear_left": "RL",
+              "rear_right": "RR", "aft": "A"}
+CHASSIS_LABELS = {"biped": "Biped", "reverse_joint": "Reverse-Joint", "quadruped": "Quadruped",
+                  "tracks": "Tracks", "wheels": "Wheels", "hover": "Hover"}
+CHASSIS_ABILITIES = {
+    "biped": ("Crouch", "Agile", "Climber"),
+    "reverse_joint": ("Steady", "Jumper"),
+    "quadruped": ("Squat", "Recoil Resistant", "Mountaineer", "Slam"),
+    "tracks": ("Rugged", "High-Speed Traverse", "Defensible"),
+    "wheels": ("Grip", "Sideswipe"),
+    "hover": ("Air Cushion", "Strafe", "Inertia"),
+}
+
+
+@dataclass(slots=True)
+class Mounted:
+    index: int
+    entry: GearEntry
+    item: Any  # Weapon | Equipment
+
+    @property
+    def path(self) -> str:
+        return f"gear[{self.index}]"
+
+
+@dataclass(slots=True)
+class Anvil:
+    """A build with its parts looked up: what the checks run on."""
+
+    name: str
+    parts: dict[str, Any]  # slot -> item or None
+    gear: list[Mounted]
+    condition: dict[str, str] = field(default_factory=dict)
+
+    def standard_arm(self, slot: str) -> StandardArm | None:
+        part = self.parts.get(slot)
+        return part if isinstance(part, StandardArm) else None
+
+    def on(self, mount: str) -> list[Mounted]:
+        return [g for g in self.gear if g.entry.mount == mount]
+
+
+def parse(document: Any) -> AnvilBuild:
+    """Read a build document (already decoded JSON) or raise BuildError."""
+    if isinstance(document, AnvilBuild):
+        return document
+    try:
+        return AnvilBuild.model_validate(document)
+    except ValidationError as exc:
+        raise build_error_from_validation(exc) from None
+
+
+def resolve(build: AnvilBuild, catalogue: Catalogue) -> Anvil:
+    """Look every key up in the pack; unknown keys and parts in the wrong slot are BuildErrors."""
+    problems = []
+    if build.pack != catalogue.pack:
+        problems.append({"path": "pack", "message": f"built against {build.pack}, not {catalogue.pack}"})
+    parts: dict[str, Any] = {}
+    for slot in SLOTS:
+        key = getattr(build.parts, slot)
+        if key is None:
+            parts[slot] = None
+            continue
+        category = catalogue.categories.get(key)
+        if category is None:
+            problems.append({"path": f"parts.{slot}", "message": f"unknown item '{key}' in {catalogue.pack}"})
+        elif category not in SLOT_CATEGORIES[slot]:
+            problems.append({"path": f"parts.{slot}",
+                             "message": f"'{key}' is a {category.replace('_', ' ')}, which does not fit the "
+                                        f"{SLOT_LABELS[slot]} slot (M-R02)"})
+        parts[slot] = catalogue.items.get(key)
+    gear = []
+    for index, entry in enumerate(build.gear):
+        category = catalogue.categories.get(entry.item)
+        if category is None:
+            problems.append({"path": f"gear.{index}.item", "message": f"unknown item '{entry.item}' in {catalogue.pack}"})
+        elif category not in ("weapon", "equipment"):
+            problems.append({"path": f"gear.{index}.item",
+                             "message": f"'{entry.item}' is a {category.replace('_', ' ')}, not Gear"})
+        else:
+            gear.append(Mounted(index, entry, catalogue.items[entry.item]))
+    if problems:
+        raise BuildError(problems)
+    return Anvil(build.name, parts, gear, dict(build.condition))
+
+
+def validate(build: Any, catalogue: Catalogue) -> Report:
+    """The whole Report for a build: every issue and every derived stat."""
+    anvil = resolve(parse(build), catalogue)
+    report = Report()
+    check(anvil, report)
+    derive(anvil, report)
+    return report
+
+
+def issues_for(anvil: Anvil) -> Report:
+    """Issues only, for trying candidate parts in the builder's pickers."""
+    report = Report()
+    check(anvil, report)
+    return report
+
+
+# --- checks ----------------------------------------------------------------------------------
+
+def check(anvil: Anvil, report: Report) -> None:
+    check_components(anvil, report)
+    check_mounting(anvil, report)
+    check_gear_counts(anvil, report)
+    check_load(anvil, report)
+    check_energy(anvil, report)
+    check_heat(anvil, report)
+    check_ranges_and_ammunition(anvil, report)
+
+
+def check_components(anvil: Anvil, report: Report) -> None:
+    for slot in SLOTS:
+        if anvil.parts[slot] is None:
+            what = "a Fire Control System" if slot == "fcs" else f"a {SLOT_LABELS[slot]}"
+            report.add("M-R01", "error", slot,
+                       f"No {SLOT_LABELS[slot]} fitted. An Anvil needs all six Components and a Fire "
+                       f"Control System to deploy.", f"Pick {what}.")
+    for slot, state in anvil.condition.items():
+        if state in ("disabled", "destroyed"):
+            report.add("M-R07", "warning", slot,
+                       f"The {SLOT_LABELS[slot]} is {state.capitalize()}: damage stays with the part "
+                       f"until it is repaired.", "Repair or replace the part before the Sortie.")
+
+
+def check_mounting(anvil: Anvil, report: Report) -> None:
+    if len(anvil.gear) > MAX_GEAR:
+        report.add("M-R05", "error", "gear",
+                   f"{len(anvil.gear)} pieces of Gear mounted; an Anvil carries at most {MAX_GEAR}.",
+                   f"Remove {len(anvil.gear) - MAX_GEAR}.")
+    for mount in ("core", "left_arm", "right_arm"):
+        mounted = anvil.on(mount)
+        if not mounted:
+            continue
+        part = anvil.parts[mount]
+        label = SLOT_LABELS[mount]
+        if part is None:
+            for g in mounted:
+                report.add("M-R10", "error", g.path,
+                           f"{g.item.name} is mounted on the {label}, but no {label} is fitted.",
+                           f"Fit a {'Core' if mount == 'core' else 'Standard Arm'} or move the Gear.")
+            continue
+        if isinstance(part, WeaponArm):
+            for g in mounted:
+                report.add("M-R10", "error", g.path,
+                           f"{g.item.name} is mounted on the {label}, a Weapon Arm ({part.name}), which "
+                           f"has no Hardpoints.", "Move it to the Core or a Standard Arm.")
+            continue
+        hardpoints = part.hardpoints
+        size = sum(g.item.size for g in mounted)
+        if size > hardpoints:
+            report.add("M-R11", "error", mount,
+                       f"{label} mounts Gear of Size {size} on {hardpoints} Hardpoint"
+                       f"{'s' if hardpoints != 1 else ''}.",
+                       f"Free {size - hardpoints} Hardpoint{'s' if size - hardpoints != 1 else ''}: "
+                       f"remove or move Gear.")
+        for g in mounted:
+            if g.item.size > hardpoints:
+                report.add("M-R12", "error", g.path,
+                           f"{g.item.name} (Size {g.item.size}) does not fit on the {label}'s {hardpoints} "
+                           f"Hardpoint{'s' if hardpoints != 1 else ''}, and Gear may not be split across "
+                           f"Components.", "Mount it on a Component with enough Hardpoints.")
+            check_mount_restriction(g, mount, report)
+        if isinstance(part, StandardArm):
+            load = sum(g.item.load for g in mounted)
+            if load > part.strength:
+                report.add("M-R14", "error", mount,
+                           f"{label} carries {load} ST of Gear; its Strength is {part.strength}.",
+                           f"Move {load - part.strength} ST of Gear to the Core or the other Arm, "
+                           f"or fit a stronger Arm.")
+
+
+def check_mount_restriction(g: Mounted, mount: str, report: Report) -> None:
+    rule = g.item.mount
+    if rule == "arm" and mount == "core":
+        what = "Shields mount" if getattr(g.item, "type", None) == "shield" else f"{g.item.name} mounts"
+        report.add("M-R15", "error", g.path, f"{what} only on a Standard Arm, not on the Core.",
+                   "Move it to a Standard Arm.")
+    elif rule == "core" and mount != "core":
+        report.add("M-R15", "error", g.path, f"{g.item.name} mounts only on the Core.",
+                   "Move it to the Core.")
+    elif mount == "core" and isinstance(g.item, Weapon) and g.item.category == "melee":
+        report.add("M-R15", "warning", g.path,
+                   f"{g.item.name} is a melee weapon on the Core: allowed, but it cannot be swung from there.",
+                   "Mount melee weapons on a Standard Arm.")
+
+
+def weapons_by_class(anvil: Anvil) -> dict[str, list[tuple[str, str]]]:
+    """(path, name) of every weapon per class; a Weapon Arm's weapon counts as Primary (M-R17)."""
+    classes: dict[str, list[tuple[str, str]]] = {"primary": [], "secondary": [], "tertiary": []}
+    for slot in ("left_arm", "right_arm"):
+        part = anvil.parts[slot]
+        if isinstance(part, WeaponArm):
+            classes["primary"].append((slot, f"{part.name} ({SLOT_LABELS[slot]})"))
+    for g in anvil.gear:
+        if isinstance(g.item, Weapon):
+            classes[g.item.weapon_class].append((g.path, g.item.name))
+    return classes
+
+
+def check_gear_counts(anvil: Anvil, report: Report) -> None:
+    for (weapon_class, held), code in zip(weapons_by_class(anvil).items(), ("M-R20", "M-R21", "M-R22")):
+        if len(held) > CLASS_LIMIT:
+            names = ", ".join(name for _, name in held)
+            extra = " (a Weapon Arm's weapon counts as Primary)" if weapon_class == "primary" and any(
+                p in ("left_arm", "right_arm") for p, _ in held) else ""
+            report.add(code, "error", held[CLASS_LIMIT][0],
+                       f"{len(held)} {weapon_class.capitalize()} weapons: {names}{extra}; "
+                       f"at most {CLASS_LIMIT}.",
+                       f"Remove {len(held) - CLASS_LIMIT} {weapon_class.capitalize()} weapon"
+                       f"{'s' if len(held) - CLASS_LIMIT > 1 else ''}.")
+    equipment = [g for g in anvil.gear if isinstance(g.item, EquipmentBase)]
+    if len(equipment) > MAX_EQUIPMENT:
+        report.add("M-R23", "error", equipment[MAX_EQUIPMENT].path,
+                   f"{len(equipment)} pieces of equipment; an Anvil carries at most {MAX_EQUIPMENT}.",
+                   f"Remove {len(equipment) - MAX_EQUIPMENT}.")
+    by_type: dict[str, list[Mounted]] = {}
+    for g in equipment:
+        by_type.setdefault(g.item.type, []).append(g)
+    for kind, held in by_type.items():
+        if len(held) <= SAME_TYPE_LIMIT:
+            continue
+        label = EQUIPMENT_TYPE_LABELS[kind]
+        if kind == "radar":
+            subtypes = ", ".join(f"{g.item.name} ({g.item.subtype})" for g in held)
+            report.add("M-R25", "error", held[SAME_TYPE_LIMIT].path,
+                       f"{len(held)} Radars: {subtypes}. All Radars share one Gear Type, so at most "
+                       f"{SAME_TYPE_LIMIT} of any subtype.", "Remove a Radar.")
+        else:
+            report.add("M-R24", "error", held[SAME_TYPE_LIMIT].path,
+                       f"{len(held)} pieces of {label} equipment; at most {SAME_TYPE_LIMIT} of one Type, "
+                       f"whatever their names.", f"Remove a {label}.")
+
+
+def carried_load(anvil: Anvil) -> tuple[int, list[str]]:
+    """M-R30 / M-D01: every Component but the Mobility Base, plus all mounted Gear."""
+    total, terms = 0, []
+    for slot in ("core", "left_arm", "right_arm", "generator", "electronics"):
+        part = anvil.parts[slot]
+        if part is not None:
+            total += part.load
+            terms.append(f"{SLOT_LABELS[slot]} {part.load}")
+    gear_load = sum(g.item.load for g in anvil.gear)
+    total += gear_load
+    terms.append(f"Gear {gear_load}")
+    return total, terms
+
+
+def active_breakpoint(mb: MobilityBase, load: int) -> int | None:
+    """M-D03: the lowest breakpoint whose max_load is at least the carried Load.
+
+    M-R31 / digest 8.3 #1: "equal to or less than a breakpoint" read as the smallest threshold that holds.
+    """
+    for index, bp in enumerate(mb.load_tolerance):
+        if load <= bp.max_load:
+            return index
+    return None
+
+
+def check_load(anvil: Anvil, report: Report) -> None:
+    mb = anvil.parts["mobility_base"]
+    if mb is None:
+        return
+    load, _ = carried_load(anvil)
+    top = mb.load_tolerance[-1].max_load
+    if load > top:
+        report.add("M-R32", "error", "mobility_base",
+                   f"Carried Load {load} ST exceeds the {mb.name}'s highest breakpoint ({top} ST): the Anvil "
+                   f"is overloaded and may not deploy.",
+                   f"Shed {load - top} ST of Gear or parts, or fit a Mobility Base with a higher Load Tolerance.")
+
+
+@dataclass(slots=True)
+class Energy:
+    output: int  # Generator EN Output (+ APUs) before any Drain
+    component_drain: int
+    active_drain: int
+    idle_drain: int  # Drain Gear that starts inactive
+    capacity: int
+    active_offset: int
+    idle_offset: int
+
+    @property
+    def output_left(self) -> int:
+        return self.output - self.component_drain - self.active_drain
+
+    @property
+    def capacity_left(self) -> int:
+        return self.capacity - self.active_offset
+
+
+def energy(anvil: Anvil) -> Energy | None:
+    generator = anvil.parts["generator"]
+    if generator is None:
+        return None
+    component_drain = sum(getattr(anvil.parts[s], "drain", 0) for s in SLOTS if anvil.parts[s] is not None)
+    output = generator.en_output
+    active_drain = idle_drain = active_offset = idle_offset = 0
+    for g in anvil.gear:
+        item = g.item
+        if not isinstance(item, EquipmentBase):
+            continue
+        if g.entry.active:
+            active_drain += item.en_drain
+            active_offset += item.en_offset
+            output += getattr(item, "en_output", 0)  # APUs
+        else:
+            idle_drain += item.en_drain
+            idle_offset += item.en_offset
+    return Energy(output, component_drain, active_drain, idle_drain, generator.en_capacity,
+                  active_offset, idle_offset)
+
+
+def check_energy(anvil: Anvil, report: Report) -> None:
+    en = energy(anvil)
+    if en is None:
+        return
+    # M-R41 (digest 8.3 #3): Drain that can never be switched off making Output negative is illegal.
+    if en.output - en.component_drain < 0:
+        report.add("M-R41", "error", "generator",
+                   f"EN Output after Drain is {en.output - en.component_drain}: Generator and APUs give "
+                   f"{en.output}, Components and FCS drain {en.component_drain}. EN Output may never fall "
+                   f"below 0.", "Fit a Generator with more EN Output or lower-Drain Components.")
+    elif en.output_left < 0:
+        report.add("M-R41", "error", "generator",
+                   f"EN Output after Drain is {en.output_left}: the Drain Gear set to start active drains "
+                   f"{en.active_drain} of the {en.output - en.component_drain} EN left.",
+                   "Start some Drain Gear inactive, or free up EN Output.")
+    elif en.idle_drain and en.output_left - en.idle_drain < 0:
+        report.add("M-R41", "warning", "generator",
+                   f"All Drain Gear cannot run together: switching on the idle Drain Gear "
+                   f"({en.idle_drain} EN) would take EN Output to {en.output_left - en.idle_drain}.",
+                   "Plan which Drain Gear runs when.")
+    if en.capacity_left < 0:
+        report.add("M-R42", "error", "generator",
+                   f"EN Capacity after Offset is {en.capacity_left}: the Generator holds {en.capacity} EN and "
+                   f"active Offset Gear takes {en.active_offset}. It may never fall below 0.",
+                   "Start some Offset Gear inactive or fit a Generator with more EN Capacity.")
+    elif en.idle_offset and en.capacity_left - en.idle_offset < 0:
+        report.add("M-R42", "warning", "generator",
+                   f"All Offset Gear cannot run together: switching on the idle Offset Gear "
+                   f"({en.idle_offset} EN) would take EN Capacity to {en.capacity_left - en.idle_offset}.",
+                   "Plan which Offset Gear runs when.")
+    capacity = max(en.capacity_left, 0)
+    for path, name, cost in en_costs(anvil):
+        if cost > capacity:
+            report.add("M-R44", "warning", path,
+                       f"{name} costs {cost} EN but the Anvil holds at most {capacity} EN: it can never be used.",
+                       "Fit a Generator with more EN Capacity or a cheaper part.")
+
+
+def en_costs(anvil: Anvil) -> list[tuple[str, str, int]]:
+    """Everything that spends EN on activation: weapons, equipment and the BID actions."""
+    costs = []
+    for slot in ("left_arm", "right_arm"):
+        part = anvil.parts[slot]
+        if isinstance(part, WeaponArm):
+            costs.append((slot, part.name, part.weapon.en_cost))
+    for g in anvil.gear:
+        if g.item.en_cost:
+            costs.append((g.path, g.item.name, g.item.en_cost))
+    core, mb, el = anvil.parts["core"], anvil.parts["mobility_base"], anvil.parts["electronics"]
+    if core is not None:
+        costs.append(("core", f"Block ({core.name})", core.block_cost))
+    if mb is not None:
+        costs.append(("mobility_base", f"Dodge ({mb.name})", mb.dodge_cost))
+    if el is not None:
+        costs.append(("electronics", f"Intercept ({el.name})", el.intercept_cost))
+    return costs
+
+
+@dataclass(slots=True)
+class HeatBudget:
+    passive: int  # Heat from always-active equipment at each Turn start
+    radiators: int
+    cooling: str
+    steady: int  # Heat held at the top of each Turn once passive Heat and dissipation balance
+
+
+def heat_budget(anvil: Anvil) -> HeatBudget | None:
+    generator = anvil.parts["generator"]
+    if generator is None:
+        return None
+    passive = sum(g.item.heat for g in anvil.gear if isinstance(g.item, EquipmentBase) and g.entry.active
+                  and g.item.type not in ACTIVATED_EQUIPMENT)
+    radiators = sum(getattr(g.item, "cooling", 0) for g in anvil.gear if g.entry.active)
+    heat = 0
+    for _ in range(40):  # converges in a few Upkeeps
+        heat = max(0, heat - dissipation(generator.cooling, heat, radiators)) + passive
+    return HeatBudget(passive, radiators, generator.cooling, heat)
+
+
+def dissipation(cooling: str, heat: int, radiators: int, climate: str = "temperate") -> int:
+    """M-D24: Heat shed at one Upkeep in a given climate, before terrain and weather."""
+    if cooling == "plasma":
+        return heat
+    if cooling == "gas":
+        return GAS_DISSIPATION[climate] + radiators
+    return math.ceil(heat / 2) + {"cold": 1, "temperate": 0, "hot": -1}[climate] + radiators
+
+
+def check_heat(anvil: Anvil, report: Report) -> None:
+    generator = anvil.parts["generator"]
+    if generator is None:
+        return
+    tolerance = generator.heat_tolerance
+    for path, name, heat in heat_sources(anvil):
+        if heat > tolerance:
+            report.add("M-R50", "warning", path,
+                       f"One activation of {name} makes {heat} Heat, more than the Heat Tolerance of "
+                       f"{tolerance}: firing it always Overheats.", "Fit a Generator with more Heat Tolerance.")
+    budget = heat_budget(anvil)
+    if budget.passive and budget.steady > tolerance:
+        report.add("M-R51", "warning", "generator",
+                   f"Always-active equipment makes {budget.passive} Heat a Turn; with "
+                   f"{generator.cooling.capitalize()} cooling (temperate) Heat settles at {budget.steady}, "
+                   f"over the Heat Tolerance of {tolerance}.",
+                   "Start some equipment inactive or add a Radiator.")
+
+
+def heat_sources(anvil: Anvil) -> list[tuple[str, str, int]]:
+    sources = []
+    for slot in ("left_arm", "right_arm"):
+        part = anvil.parts[slot]
+        if isinstance(part, WeaponArm):
+            sources.append((slot, part.name, part.weapon.heat))
+    for g in anvil.gear:
+        sources.append((g.path, g.item.name, g.item.heat))
+    return sources
+
+
+def effective_fcs_range(anvil: Anvil) -> int | None:
+    """M-R55 / M-D14: FCS Maximum Range plus Camera Modifier, never below Reliable Range."""
+    fcs, electronics = anvil.parts["fcs"], anvil.parts["electronics"]
+    if fcs is None:
+        return None
+    camera = electronics.camera_modifier if electronics is not None else 0
+    return max(fcs.max_range + camera, fcs.reliable_range)
+
+
+def check_ranges_and_ammunition(anvil: Anvil, report: Report) -> None:
+    fcs_range = effective_fcs_range(anvil)
+    radar_range = max((g.item.range for g in anvil.gear if isinstance(g.item, Radar)), default=0)
+    for g in anvil.gear:
+        item = g.item
+        if isinstance(item, Weapon):
+            if fcs_range is not None and item.category != "melee" and item.range > max(fcs_range, radar_range):
+                report.add("M-R55", "warning", g.path,
+                           f"{item.name} reaches {item.range} hexes but the FCS's effective Maximum Range is "
+                           f"{fcs_range}: attacks beyond it roll at +1 success criterion.",
+                           "Fit a longer-ranged FCS, better Electronics or a Radar.")
+            reserve = g.entry.reserve
+            if reserve is not None and reserve > item.reserve:
+                report.add("M-R63", "error", g.path,
+                           f"{item.name} carries {reserve} Reserve ammunition; its listed Reserve is {item.reserve}.",
+                           f"Carry at most {item.reserve}.")
+        elif g.entry.reserve:
+            report.add("M-R63", "error", g.path, f"{item.name} takes no ammunition.", "Clear its Reserve.")
+
+
+# --- derived stats ---------------------------------------------------------------------------
+
+def deployment_zone(initiative: int) -> str:
+    """M-D07: negative Initiative is unspecified; treated as Green (digest 8.3 #25)."""
+    if initiative >= 9:
+        return "White"
+    if initiative >= 6:
+        return "Purple"
+    if initiative >= 3:
+        return "Blue"
+    return "Green"
+
+
+DZ_ORDER = ("Green", "Blue", "Purple", "White")
+
+
+def arcs_for(mount: str, chassis: str | None) -> list[str]:
+    """M-R16: mount arcs, widened by one on either side for Tracks (High-Speed Traverse)."""
+    arcs = list(MOUNT_ARCS[mount])
+    if chassis == "tracks":
+        first, last = ARC_RING.index(arcs[0]), ARC_RING.index(arcs[-1])
+        arcs = [ARC_RING[(first - 1) % 6]] + arcs + [ARC_RING[(last + 1) % 6]]
+    return [ARC_LABELS[a] for a in sorted(set(arcs), key=ARC_RING.index)]
+
+
+def derive(anvil: Anvil, report: Report) -> None:
+    p = anvil.parts
+    stats = report.stats
+    core, mb, generator, electronics, fcs = (p["core"], p["mobility_base"], p["generator"],
+                                             p["electronics"], p["fcs"])
+    load, terms = carried_load(anvil)
+    stats["carried_load"] = Stat("Carried Load", load, " + ".join(terms) + " (Mobility Base excluded, M-R30)", "ST")
+    if mb is not None:
+        stats["gross_weight"] = Stat("Gross weight", load + mb.load,
+                                     f"Carried Load {load} + Mobility Base {mb.load} (M-R33)", "ST")
+        index = active_breakpoint(mb, load)
+        spread = [{"max_load": b.max_load, "cruise": b.cruise, "flank": b.flank, "init": b.init}
+                  for b in mb.load_tolerance]
+        report.detail["load_tolerance"] = {"breakpoints": spread, "load": load, "active": index,
+                                           "mobility_base": mb.name}
+        report.meters.append(Meter("load", "Load Tolerance", load, mb.load_tolerance[-1].max_load, "ST",
+                                   "mobility_base"))
+        if index is None:
+            stats["breakpoint"] = Stat("Breakpoint", "Overloaded",
+                                       f"{load} ST is over the top breakpoint of {mb.load_tolerance[-1].max_load} ST")
+        else:
+            bp = mb.load_tolerance[index]
+            stats["breakpoint"] = Stat("Breakpoint", f"≤ {bp.max_load} ST",
+                                       f"lowest breakpoint holding {load} ST (M-D03); "
+                                       f"{bp.max_load - load} ST to spare")
+            cruise = mb.cruising_speed + bp.cruise
+            grip = " (+1 on Flatland or Pavement: Grip)" if mb.chassis == "wheels" else ""
+            stats["cruising_speed"] = Stat("Cruising Speed", cruise,
+                                           f"Mobility Base {mb.cruising_speed} {bp.cruise:+d} at this breakpoint{grip}",
+                                           "hexes")
+            stats["flanking_speed"] = Stat("Flanking Speed", bp.flank,
+                                           f"breakpoint value; costs {mb.manoeuvre_cost} Charge to generate{grip}",
+                                           "hexes")
+            initiative = mb.initiative + bp.init
+            zone = deployment_zone(initiative)
+            stats["initiative"] = Stat("Initiative", initiative,
+                                       f"Mobility Base {mb.initiative} {bp.init:+d} at this breakpoint (M-D06)")
+            allowed = DZ_ORDER[: DZ_ORDER.index(zone) + 1]
+            stats["deployment_zone"] = Stat("Deployment Zone", zone,
+                                            f"Initiative {initiative}: may deploy in {', '.join(reversed(allowed))} (M-D07)")
+        stats["dodge"] = Stat("Dodge", f"+{mb.dodge_bonus} DV", f"costs {mb.dodge_cost} EN per Dodge")
+        chassis = CHASSIS_LABELS[mb.chassis]
+        stats["chassis"] = Stat("Chassis", chassis,
+                                f"{'Striding' if mb.striding else 'Driving'}: {', '.join(CHASSIS_ABILITIES[mb.chassis])}")
+        stats["manoeuvre_cost"] = Stat("Manoeuvre Cost", mb.manoeuvre_cost, "Charge per Manoeuvre", "Charge")
+    if core is not None:
+        stats["defence"] = Stat("Defence (DV)", core.defence,
+                                f"Core Defence; {core.defence + 1} while Flanking (M-D11)"
+                                + (f"; {core.defence + mb.dodge_bonus} when Dodging" if mb else ""))
+        stats["block"] = Stat("Block", f"{core.block_bonus} Hit{'s' if core.block_bonus != 1 else ''}",
+                              f"redirect up to {core.block_bonus} Hits to one Component for {core.block_cost} EN")
+    en = energy(anvil)
+    if en is not None:
+        apu = en.output - generator.en_output
+        stats["en_output"] = Stat(
+            "EN Output", en.output_left,
+            f"Generator {generator.en_output}{f' + APU {apu}' if apu else ''} − Component and FCS Drain "
+            f"{en.component_drain} − active Gear Drain {en.active_drain} (M-R40)", "EN/turn")
+        stats["en_capacity"] = Stat("EN Capacity", en.capacity_left,
+                                    f"Generator {en.capacity} − active Gear Offset {en.active_offset} (M-R42)", "EN")
+        report.meters.append(Meter("en_drain", "EN Output drained", en.component_drain + en.active_drain,
+                                   en.output, "EN", "generator"))
+        report.meters.append(Meter("en_offset", "EN Capacity offset", en.active_offset, en.capacity, "EN",
+                                   "generator"))
+        budget = heat_budget(anvil)
+        radiators = f" + Radiators {budget.radiators}" if budget.radiators else ""
+        shed = {"gas": f"{GAS_DISSIPATION['temperate']} a Turn{radiators} (Cold 12, Hot 8)",
+                "liquid": f"half the current Heat{radiators} (Cold +1, Hot −1)",
+                "plasma": "all Heat every Upkeep"}[generator.cooling]
+        stats["heat"] = Stat("Heat per turn", f"{budget.passive} / {generator.heat_tolerance}",
+                             f"always-active equipment makes {budget.passive} Heat a Turn; "
+                             f"{generator.cooling.capitalize()} cooling sheds {shed}; settles at {budget.steady} "
+                             f"against a Heat Tolerance of {generator.heat_tolerance}")
+        tanks = sum(getattr(g.item, "fuel", 0) for g in anvil.gear)
+        fuel = generator.fuel_capacity + tanks
+        stats["fuel"] = Stat("Fuel", fuel, f"Generator {generator.fuel_capacity}"
+                                           + (f" + Fuel Tanks {tanks}" if tanks else "") + "; carried between Sorties")
+        stats["charge"] = Stat("Charge", generator.charge_capacity,
+                               "Charge Capacity, filled by spending 1 Fuel before deployment (M-D15)", "Charge")
+    fcs_range = effective_fcs_range(anvil)
+    if fcs_range is not None:
+        camera = electronics.camera_modifier if electronics is not None else 0
+        types = {fcs.targeting_type} | {g.item.subtype for g in anvil.gear if isinstance(g.item, Radar)}
+        stats["fcs_range"] = Stat("FCS Maximum Range", fcs_range,
+                                  f"FCS {fcs.max_range} {camera:+d} Camera, never below Reliable Range "
+                                  f"{fcs.reliable_range} (M-R55)", "hexes")
+        stats["targeting"] = Stat("Targeting Types", ", ".join(sorted(t.capitalize() for t in types)),
+                                  "FCS and Radar types combine; the same type does not stack (M-R56)")
+    if electronics is not None:
+        stats["intercept"] = Stat("Intercept", electronics.intercept_bonus,
+                                  f"reduce one Hit by {electronics.intercept_bonus} for {electronics.intercept_cost} EN")
+    derive_mounts(anvil, report)
+    derive_attacks(anvil, report)
+
+
+def derive_mounts(anvil: Anvil, report: Report) -> None:
+    report.meters.append(Meter("gear", "Gear", len(anvil.gear), MAX_GEAR, "", "gear"))
+    for mount in ("core", "left_arm", "right_arm"):
+        part = anvil.parts[mount]
+        if part is None or isinstance(part, WeaponArm):
+            continue
+        mounted = anvil.on(mount)
+        label = SLOT_LABELS[mount]
+        report.meters.append(Meter(f"{mount}_hardpoints", f"{label} Hardpoints",
+                                   sum(g.item.size for g in mounted), part.hardpoints, "", mount))
+        if isinstance(part, StandardArm):
+            report.meters.append(Meter(f"{mount}_strength", f"{label} Strength",
+                                       sum(g.item.load for g in mounted), part.strength, "ST", mount))
+
+
+def derive_attacks(anvil: Anvil, report: Report) -> None:
+    """Punch, kick and the arcs and dice of every weapon, for the sheet (M-D18..M-D23, M-R16)."""
+    mb = anvil.parts["mobility_base"]
+    chassis = mb.chassis if mb is not None else None
+    attacks = []
+    for slot in ("left_arm", "right_arm"):
+        part = anvil.parts[slot]
+        if isinstance(part, StandardArm):
+            attacks.append({"name": f"Punch ({SLOT_LABELS[slot]})", "dice": f"{METTLE + part.agility}d6",
+                            "damage": f"{ceil_half(part.strength)} KE", "range": "adjacent",
+                            "note": f"1 Charge; {max(1, part.agility)} per Round"})
+    if mb is not None:
+        if mb.striding:
+            attacks.append({"name": "Kick", "dice": f"{METTLE + mb.dodge_bonus}d6", "damage": f"{mb.load} KE",
+                            "range": "adjacent", "note": f"{mb.manoeuvre_cost} Charge; hits the MB unless the target is Low"})
+        else:
+            attacks.append({"name": "Ram", "dice": f"{METTLE + mb.dodge_bonus}d6", "damage": f"{mb.load} KE",
+                            "range": "adjacent", "note": f"{mb.manoeuvre_cost} Charge; hits the MB unless the target is Low"})
+        if mb.chassis == "quadruped":
+            attacks.append({"name": "Slam", "dice": "(6 + Flanking Speed)d6", "damage": f"{2 * mb.load} KE",
+                            "range": "adjacent", "note": "inflicts Low; Nose or Aft Arc"})
+        if mb.chassis == "wheels":
+            attacks.append({"name": "Sideswipe", "dice": "(6 + Flanking Speed)d6", "damage": f"{mb.load} KE",
+                            "range": "adjacent", "note": "Nose, FL or FR Arc"})
+    report.detail["attacks"] = attacks
+    weapons = []
+    for slot in ("left_arm", "right_arm"):
+        part = anvil.parts[slot]
+        if isinstance(part, WeaponArm):
+            weapons.append(weapon_line(slot, slot, part.name, part.weapon, "primary", part.agility, None, chassis))
+    for g in anvil.gear:
+        if isinstance(g.item, Weapon):
+            arm = anvil.standard_arm(g.entry.mount)
+            weapons.append(weapon_line(g.path, g.entry.mount, g.item.name, g.item, g.item.weapon_class,
+                                       arm.agility if arm else None, arm, chassis))
+    report.detail["weapons"] = weapons
+    report.detail["arcs"] = {g.path: arcs_for(g.entry.mount, chassis) for g in anvil.gear
+                             if isinstance(g.item, Weapon) or getattr(g.item, "type", "") in TARGETING_EQUIPMENT}
+
+
+def weapon_line(path, mount, name, w, weapon_class, agility, arm, chassis) -> dict[str, Any]:
+    damage = w.damage
+    note = ""
+    if w.category == "melee" and w.damage_type == "KE" and arm is not None:
+        damage += ceil_half(arm.strength)  # M-D19
+        note = f"+{ceil_half(arm.strength)} from Arm Strength"
+    return {
+        "path": path, "name": name, "class": weapon_class, "mount": SLOT_LABELS[mount],
+        "dice": METTLE + w.accuracy, "close_dice": METTLE + w.accuracy + agility if agility is not None else None,
+        "damage": damage, "damage_type": w.damage_type, "range": w.range,
+        "indirect_range": 2 * w.range if w.category != "melee" else None,
+        "en_cost": w.en_cost, "heat": w.heat, "magazine": w.magazine, "reserve": w.reserve,
+        "arcs": arcs_for(mount, chassis), "note": note,
+    }
+
+
+__all__ = ["Anvil", "BuildError", "COMPONENT_SLOTS", "issues_for", "parse", "resolve", "validate"]

@@ -1,0 +1,322 @@
+"""METALLURGENT pack items and build documents (digest sections 2.1-2.7).
+
+Field names follow the rulebook's own vocabulary; units are Standard Tons (ST) for Load and
+hexes for ranges and speeds. Every model forbids unknown fields, so a typo in a pack fails
+loading with the file, item key and field named.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, field_validator, model_validator
+
+from ..base import BUILD_FORMAT, KEY_PATTERN, PACK_REF_PATTERN, Part, Strict, plain_name
+
+DamageType = Literal["KE", "CE", "TE"]
+Chassis = Literal["biped", "reverse_joint", "quadruped", "tracks", "wheels", "hover"]
+STRIDING = frozenset({"biped", "reverse_joint", "quadruped"})
+Cooling = Literal["gas", "liquid", "plasma"]
+TargetingType = Literal["optical", "infrared", "laser", "tracking", "spotting", "ewacs"]
+WeaponClass = Literal["primary", "secondary", "tertiary"]
+WeaponCategory = Literal["ballistic", "energetic", "melee"]
+Arc = Literal["nose", "forward_left", "forward_right", "rear_left", "rear_right", "aft"]
+Task = Literal["vanguard", "sniper", "recon", "defender", "artillerist", "commander"]
+Condition = Literal["intact", "damaged", "degraded", "disabled", "destroyed"]
+Mount = Literal["core", "left_arm", "right_arm"]
+# Where a Gear item may go (M-R15); "any" means any Hardpoint.
+MountRule = Literal["any", "arm", "core"]
+
+COMPONENT_SLOTS = ("core", "mobility_base", "left_arm", "right_arm", "generator", "electronics")
+SLOTS = COMPONENT_SLOTS + ("fcs",)
+SLOT_LABELS = {
+    "core": "Core", "mobility_base": "Mobility Base", "left_arm": "Left Arm",
+    "right_arm": "Right Arm", "generator": "Generator", "electronics": "Electronics",
+    "fcs": "Fire Control System",
+}
+# Which pack categories fit which slot (M-R01, M-R02).
+SLOT_CATEGORIES = {
+    "core": ("core",), "mobility_base": ("mobility_base",),
+    "left_arm": ("standard_arm", "weapon_arm"), "right_arm": ("standard_arm", "weapon_arm"),
+    "generator": ("generator",), "electronics": ("electronics",), "fcs": ("fcs",),
+}
+GEAR_CATEGORIES = ("weapon", "equipment")
+
+NonNeg = Annotated[int, Field(ge=0, le=999)]
+Signed = Annotated[int, Field(ge=-99, le=99)]
+
+
+class Resistances(Strict):
+    KE: NonNeg = 0
+    CE: NonNeg = 0
+    TE: NonNeg = 0
+
+
+class Component(Part):
+    ap: Annotated[int, Field(gt=0, le=999)]
+    resistance: Resistances
+    load: NonNeg
+
+
+class DrainingComponent(Component):
+    drain: NonNeg = 0
+
+
+class Core(DrainingComponent):
+    defence: Annotated[int, Field(ge=1, le=9)]
+    block_bonus: NonNeg
+    block_cost: NonNeg
+    hardpoints: Annotated[int, Field(ge=1, le=12)]  # "Cores also have at least one Hardpoint"
+
+
+class Breakpoint(Strict):
+    max_load: Annotated[int, Field(gt=0, le=999)]
+    cruise: Signed
+    flank: NonNeg
+    init: Signed
+
+
+class MobilityBase(DrainingComponent):
+    chassis: Chassis
+    dodge_bonus: NonNeg
+    dodge_cost: NonNeg
+    cruising_speed: NonNeg
+    manoeuvre_cost: NonNeg
+    initiative: Signed
+    load_tolerance: Annotated[list[Breakpoint], Field(min_length=4, max_length=6)]
+
+    @field_validator("load_tolerance")
+    @classmethod
+    def _ascending(cls, spread: list[Breakpoint]) -> list[Breakpoint]:
+        loads = [b.max_load for b in spread]
+        if loads != sorted(set(loads)):
+            raise ValueError("breakpoints must be listed by strictly increasing max_load")
+        return spread
+
+    @property
+    def striding(self) -> bool:
+        return self.chassis in STRIDING
+
+
+class WeaponStats(Strict):
+    weapon_type: str = Field(min_length=1, max_length=40)
+    category: WeaponCategory
+    damage: NonNeg
+    damage_type: DamageType
+    range: NonNeg
+    accuracy: Signed
+    en_cost: NonNeg
+    heat: NonNeg
+    magazine: Annotated[int, Field(ge=1, le=999)] | None = None  # None: Physical Blades and the like
+    reserve: NonNeg = 0
+    functions: list[str] = Field(default_factory=list, max_length=8)
+    payloads: list[str] = Field(default_factory=list, max_length=8)
+
+
+class StandardArm(DrainingComponent):
+    agility: Signed
+    strength: NonNeg
+    hardpoints: Annotated[int, Field(ge=0, le=12)]
+
+
+class WeaponArm(DrainingComponent):
+    agility: Signed
+    weapon: WeaponStats
+
+
+class Generator(Component):
+    en_output: NonNeg
+    en_capacity: NonNeg
+    fuel_capacity: NonNeg
+    charge_capacity: NonNeg
+    heat_tolerance: NonNeg
+    cooling: Cooling
+
+
+class Electronics(DrainingComponent):
+    intercept_bonus: NonNeg
+    intercept_cost: NonNeg
+    camera_modifier: Signed
+    refresh_cost: NonNeg
+
+
+class FireControlSystem(Part):
+    max_range: NonNeg
+    reliable_range: NonNeg
+    targeting_type: TargetingType
+    drain: NonNeg = 0
+
+    @model_validator(mode="after")
+    def _reliable_within_max(self) -> "FireControlSystem":
+        if self.reliable_range > self.max_range:
+            raise ValueError("reliable_range cannot exceed max_range")
+        return self
+
+
+class Gear(Part):
+    load: NonNeg
+    size: Annotated[int, Field(ge=1, le=12)]
+    mount: MountRule = "any"
+
+
+class Weapon(Gear, WeaponStats):
+    weapon_class: WeaponClass
+
+
+class EquipmentBase(Gear):
+    en_cost: NonNeg = 0
+    en_drain: NonNeg = 0
+    en_offset: NonNeg = 0
+    heat: NonNeg = 0
+
+    @model_validator(mode="after")
+    def _drain_or_offset(self) -> "EquipmentBase":
+        # L1443: Equipment with EN Drain typically never has EN Offset; we keep it a hard data rule.
+        if self.en_drain and self.en_offset:
+            raise ValueError("equipment has either en_drain or en_offset, not both")
+        return self
+
+
+class Radar(EquipmentBase):
+    type: Literal["radar"]
+    subtype: Literal["tracking", "spotting", "ewacs"]  # M-R25: one Gear Type, three subtypes
+    search_arcs: Annotated[list[Arc], Field(min_length=1, max_length=6)]
+    range: NonNeg
+    reliable_range: NonNeg
+    burnthrough_range: NonNeg
+    burnthrough_heat: NonNeg
+
+
+class LocalControlArray(EquipmentBase):
+    type: Literal["lca"]
+    reliable_range: NonNeg
+    max_range: NonNeg
+    orders_per_turn: NonNeg
+    order_limit: NonNeg
+    chipset_capacity: NonNeg
+
+
+class Radio(EquipmentBase):
+    type: Literal["radio"]
+    range: NonNeg
+    chipset_capacity: NonNeg  # Support Chipsets only (M-R72)
+
+
+class Jammer(EquipmentBase):
+    type: Literal["jammer"]
+    max_range: NonNeg
+    reliable_range: NonNeg
+
+
+class Shield(EquipmentBase):
+    type: Literal["shield"]
+    ap: Annotated[int, Field(gt=0, le=999)]
+    resistance: Resistances
+    mount: Literal["arm"] = "arm"  # M-R15: Shields mount only to a Standard Arm
+
+    @model_validator(mode="after")
+    def _passive(self) -> "Shield":
+        if self.en_cost or self.en_drain or self.en_offset or self.heat:
+            raise ValueError("a Shield has no EN Cost, Drain, Offset or Heat (L1451)")
+        return self
+
+
+class Radiator(EquipmentBase):
+    type: Literal["radiator"]
+    cooling: Annotated[int, Field(ge=1, le=99)]  # extra Heat dissipated each Upkeep
+
+
+class AuxiliaryPowerUnit(EquipmentBase):
+    type: Literal["apu"]
+    en_output: Annotated[int, Field(ge=1, le=99)]  # extra EN regained each Upkeep
+
+
+class CloseInWeaponSystem(EquipmentBase):
+    type: Literal["ciws"]
+    intercept: Annotated[int, Field(ge=1, le=99)]
+    uses: Annotated[int, Field(ge=1, le=99)]
+
+
+class FuelTank(EquipmentBase):
+    type: Literal["fuel_tank"]
+    fuel: Annotated[int, Field(ge=1, le=99)]
+
+
+class TargetDesignator(EquipmentBase):
+    type: Literal["target_designator"]
+    range: NonNeg
+
+
+Equipment = Annotated[
+    Union[Radar, LocalControlArray, Radio, Jammer, Shield, Radiator, AuxiliaryPowerUnit,
+          CloseInWeaponSystem, FuelTank, TargetDesignator],
+    Field(discriminator="type"),
+]
+EQUIPMENT_TYPE_LABELS = {
+    "radar": "Radar", "lca": "Local Control Array", "radio": "Radio", "jammer": "Jammer",
+    "shield": "Shield", "radiator": "Radiator", "apu": "APU", "ciws": "CIWS",
+    "fuel_tank": "Fuel Tank", "target_designator": "Target Designator",
+}
+# Gear whose use points at something, so it has firing arcs (M-R16).
+TARGETING_EQUIPMENT = frozenset({"radar", "jammer", "target_designator"})
+
+CATEGORIES = {
+    "core": Core,
+    "mobility_base": MobilityBase,
+    "standard_arm": StandardArm,
+    "weapon_arm": WeaponArm,
+    "generator": Generator,
+    "electronics": Electronics,
+    "fcs": FireControlSystem,
+    "weapon": Weapon,
+    "equipment": Equipment,
+}
+CATEGORY_LABELS = {
+    "core": "Cores", "mobility_base": "Mobility Bases", "standard_arm": "Standard Arms",
+    "weapon_arm": "Weapon Arms", "generator": "Generators", "electronics": "Electronics",
+    "fcs": "Fire Control Systems", "weapon": "Weapons", "equipment": "Equipment",
+}
+
+
+# --- build documents -------------------------------------------------------------------------
+
+ItemKey = Annotated[str, Field(pattern=KEY_PATTERN)]
+
+
+class GearEntry(Strict):
+    item: ItemKey
+    mount: Mount
+    active: bool = True  # Drain / Offset Gear may start a Sortie active or inactive (M-R43)
+    reserve: Annotated[int, Field(ge=0, le=999)] | None = None  # reserve ammunition carried (M-R63)
+
+
+class AnvilParts(Strict):
+    core: ItemKey | None = None
+    mobility_base: ItemKey | None = None
+    left_arm: ItemKey | None = None
+    right_arm: ItemKey | None = None
+    generator: ItemKey | None = None
+    electronics: ItemKey | None = None
+    fcs: ItemKey | None = None
+
+
+class AnvilBuild(Strict):
+    """The public build file, `hardpoint.build/1` (documented in README)."""
+
+    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
+    ruleset: Literal["metallurgent"] = "metallurgent"
+    kind: Literal["anvil"] = "anvil"
+    pack: str = Field(pattern=PACK_REF_PATTERN)
+    name: str = Field(default="Unnamed Anvil", min_length=1, max_length=80)
+    task: Task | None = None  # cosmetic: "Tasks have no mechanical benefit" (L755)
+    notes: str = Field(default="", max_length=4000)
+    parts: AnvilParts = Field(default_factory=AnvilParts)
+    # The rules cap Gear at 12 (M-R05); the document allows more so that the validator,
+    # not the parser, tells the user what is wrong. Beyond 48 the document is not a build.
+    gear: Annotated[list[GearEntry], Field(max_length=48)] = Field(default_factory=list)
+    # Damage carried between Sorties moves with the part (M-R07).
+    condition: dict[Literal[COMPONENT_SLOTS], Condition] = Field(default_factory=dict)  # type: ignore[valid-type]
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        return plain_name(value)

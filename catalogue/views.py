@@ -1,0 +1,61 @@
+"""Browse and compare a pack's items of one category, in a table sortable by any column."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.shortcuts import render
+
+from .loader import catalogue_for, find_pack, latest_pack
+from .models import Pack
+from .rulesets import ACTIVE
+from .rulesets.base import flatten
+
+HIDDEN_COLUMNS = {"key", "name", "description"}
+
+
+def _sort_key(value: Any) -> tuple:
+    if value is None or value == "":
+        return (2, 0, "")
+    if isinstance(value, bool):
+        return (1, 0, str(value))
+    if isinstance(value, (int, float)):
+        return (0, value, "")
+    return (1, 0, str(value).lower())
+
+
+def browse(request, ruleset: str):
+    module = ACTIVE.get(ruleset)
+    if module is None:
+        raise Http404("No such ruleset")
+    ref = request.GET.get("pack")
+    pack: Pack | None = find_pack(ref) if ref else latest_pack(ruleset)
+    if pack is None:
+        raise Http404("No such pack")
+    category = request.GET.get("category") or next(iter(module.CATEGORIES))
+    if category not in module.CATEGORIES:
+        raise Http404("No such category")
+    catalogue = catalogue_for(pack)
+    rows, columns = [], []
+    for item in catalogue.of(category):
+        flat = flatten(item.model_dump(mode="json"))
+        for column in flat:
+            if column not in HIDDEN_COLUMNS and column not in columns:
+                columns.append(column)
+        rows.append({"item": item, "cells": flat})
+    sort = request.GET.get("sort", "name")
+    descending = sort.startswith("-")
+    field = sort.lstrip("-")
+    if field != "name" and field not in columns:
+        field, descending = "name", False
+    rows.sort(key=lambda r: _sort_key(r["cells"].get(field)), reverse=descending)
+    for row in rows:
+        row["values"] = [row["cells"].get(c, "") for c in columns]
+    return render(request, "catalogue/browse.html", {
+        "module": module, "pack": pack, "category": category, "categories": module.CATEGORY_LABELS,
+        "columns": [{"name": c, "label": c.replace("_", " ").replace(".", " "),
+                     "sort": ("-" if field == c and not descending else "") + c,
+                     "active": field == c, "descending": descending} for c in columns],
+        "name_sort": "-name" if field == "name" and not descending else "name",
+        "rows": rows, "sort_field": field,
+    })
