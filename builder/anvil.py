@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from catalogue.rulesets.base import BuildError, Catalogue, Report, flatten
-from catalogue.rulesets.metallurgent.rules import Anvil, Mounted, issues_for, parse, resolve
+from catalogue.rulesets.metallurgent.rules import CHASSIS_ABILITIES, Anvil, Mounted, issues_for, parse, resolve
 from catalogue.rulesets.metallurgent.schema import (
     EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, GearEntry, Weapon,
 )
@@ -169,26 +169,29 @@ def _gear_group(item: Any) -> str:
     return "Equipment"
 
 
-CHART_WIDTH, CHART_HEIGHT, CHART_LEFT = 560, 150, 40
+CHART_WIDTH, CHART_HEIGHT, CHART_LEFT = 360, 150, 8
 
 
 def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Geometry for the Load Tolerance chart: one band per breakpoint and a marker at the current load."""
+    """Geometry for the Load Tolerance chart: one band per breakpoint and a marker at the current load.
+
+    The axis starts a little below the first breakpoint, where the choices are, not at 0 ST.
+    """
     if not detail:
         return None
     spread, load = detail["breakpoints"], detail["load"]
     top = spread[-1]["max_load"]
-    scale_max = max(top, load) * 1.1
-    plot = CHART_WIDTH - CHART_LEFT - 10
+    low = max(0, min(spread[0]["max_load"] - 6, load - 2))
+    high = max(top, load) + 4
+    plot = CHART_WIDTH - 2 * CHART_LEFT
 
     def x(value: float) -> float:
-        return round(CHART_LEFT + plot * value / scale_max, 1)
+        return round(CHART_LEFT + plot * (value - low) / (high - low), 1)
 
-    bands, previous = [], 0
+    bands, previous = [], low
     for index, bp in enumerate(spread):
         bands.append({
             "x": x(previous), "width": round(x(bp["max_load"]) - x(previous), 1),
-            "label": f"≤{bp['max_load']}", "mods": f"{bp['cruise']:+d} Cr · {bp['flank']} Fl · {bp['init']:+d} In",
             "active": index == detail["active"], "mid": round((x(previous) + x(bp["max_load"])) / 2, 1),
             "max_load": bp["max_load"], "cruise": bp["cruise"], "flank": bp["flank"], "init": bp["init"],
         })
@@ -196,9 +199,9 @@ def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
     return {
         "width": CHART_WIDTH, "height": CHART_HEIGHT, "bands": bands, "load": load, "top": top,
         "marker": x(load), "overloaded": detail["active"] is None, "over_x": x(top),
-        "over_width": round(x(scale_max) - x(top), 1), "mobility_base": detail["mobility_base"],
+        "over_width": round(x(high) - x(top), 1), "mobility_base": detail["mobility_base"],
+        "low": low,
     }
-
 
 LABELS = {"ap": "AP", "resistance.KE": "KE Res", "resistance.CE": "CE Res", "resistance.TE": "TE Res",
           "en_output": "EN Output", "en_capacity": "EN Capacity", "en_cost": "EN Cost", "fcs": "FCS",
@@ -222,6 +225,9 @@ def component_sheet(anvil: Anvil) -> list[dict[str, Any]]:
             continue
         flat = flatten(part.model_dump(mode="json", exclude=SHEET_SKIPS))
         stats = [(stat_label(k), v.replace("_", " ") if isinstance(v, str) else v) for k, v in flat.items()]
-        rows.append({"slot": slot, "label": SLOT_LABELS[slot], "part": part, "stats": stats,
+        note = ""
+        if slot == "mobility_base":
+            note = f"{'Striding' if part.striding else 'Driving'} · " + ", ".join(CHASSIS_ABILITIES[part.chassis])
+        rows.append({"slot": slot, "label": SLOT_LABELS[slot], "part": part, "stats": stats, "note": note,
                      "location": number if slot != "fcs" else None, "condition": anvil.condition.get(slot)})
     return rows

@@ -337,10 +337,10 @@ def energy(anvil: Anvil) -> Energy | None:
         item = g.item
         if not isinstance(item, EquipmentBase):
             continue
+        output += getattr(item, "en_output", 0)  # APUs are passive: no Drain or Offset to switch off
         if g.entry.active:
             active_drain += item.en_drain
             active_offset += item.en_offset
-            output += getattr(item, "en_output", 0)  # APUs
         else:
             idle_drain += item.en_drain
             idle_offset += item.en_offset
@@ -444,7 +444,7 @@ def check_heat(anvil: Anvil, report: Report) -> None:
     for path, name, heat in heat_sources(anvil):
         if heat > tolerance:
             report.add("M-R50", "warning", path,
-                       f"One activation of {name} makes {heat} Heat, more than the Heat Tolerance of "
+                       f"One use of {name} makes {heat} Heat, more than the Heat Tolerance of "
                        f"{tolerance}: firing it always Overheats.", "Fit a Generator with more Heat Tolerance.")
     budget = heat_budget(anvil)
     if budget.passive and budget.steady > tolerance:
@@ -456,13 +456,18 @@ def check_heat(anvil: Anvil, report: Report) -> None:
 
 
 def heat_sources(anvil: Anvil) -> list[tuple[str, str, int]]:
+    """Heat made by one use: weapons, activated equipment and Radar Burnthrough (per-Turn Heat is M-R51)."""
     sources = []
     for slot in ("left_arm", "right_arm"):
         part = anvil.parts[slot]
         if isinstance(part, WeaponArm):
             sources.append((slot, part.name, part.weapon.heat))
     for g in anvil.gear:
-        sources.append((g.path, g.item.name, g.item.heat))
+        item = g.item
+        if isinstance(item, Weapon) or getattr(item, "type", "") in ACTIVATED_EQUIPMENT:
+            sources.append((g.path, item.name, item.heat))
+        if isinstance(item, Radar):
+            sources.append((g.path, f"{item.name} Burnthrough", item.burnthrough_heat))
     return sources
 
 
@@ -484,7 +489,8 @@ def check_ranges_and_ammunition(anvil: Anvil, report: Report) -> None:
             if fcs_range is not None and item.category != "melee" and item.range > max(fcs_range, radar_range):
                 report.add("M-R55", "warning", g.path,
                            f"{item.name} reaches {item.range} hexes but the FCS's effective Maximum Range is "
-                           f"{fcs_range}: attacks beyond it roll at +1 success criterion.",
+                           f"{fcs_range}{f' (a Radar reaches {radar_range} in its Search Arcs)' if radar_range else ''}: "
+                           f"attacks beyond it roll at +1 success criterion.",
                            "Fit a longer-ranged FCS, better Electronics or a Radar.")
             reserve = g.entry.reserve
             if reserve is not None and reserve > item.reserve:
