@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue.rulesets.base import BuildError, Catalogue, Report, flatten
+from catalogue.rulesets.base import BuildError, Catalogue, Report, flatten, stat_label
 from catalogue.rulesets.metallurgent.rules import CHASSIS_ABILITIES, Anvil, Mounted, issues_for, parse, resolve
 from catalogue.rulesets.metallurgent.schema import (
     EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, GearEntry, Weapon,
@@ -203,16 +203,7 @@ def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
         "low": low,
     }
 
-LABELS = {"ap": "AP", "resistance.KE": "KE Res", "resistance.CE": "CE Res", "resistance.TE": "TE Res",
-          "en_output": "EN Output", "en_capacity": "EN Capacity", "en_cost": "EN Cost", "fcs": "FCS",
-          "weapon.en_cost": "EN Cost", "block_bonus": "Block Bonus", "block_cost": "Block Cost"}
 SHEET_SKIPS = {"key", "name", "description", "load_tolerance"}
-
-
-def stat_label(field: str) -> str:
-    if field in LABELS:
-        return LABELS[field]
-    return field.rsplit(".", 1)[-1].replace("_", " ").title().replace("En ", "EN ")
 
 
 def component_sheet(anvil: Anvil) -> list[dict[str, Any]]:

@@ -112,6 +112,12 @@ def edit_build(request, token: str):
         return _bad_input(request, error if isinstance(error, BuildError)
                           else BuildError([{"path": "version", "message": "not a version number"}]))
     context = {**anvil.workbench(checked.document, checked.catalogue, checked.report), "build": build}
+    if request.POST.get("action") == "save_copy":
+        # After a conflict: keep both versions rather than choosing one for the user.
+        copy = store.create(checked, forked_from=build)
+        remember(request, copy)
+        messages.success(request, f"Saved your version as a new build, “{copy.name}”.")
+        return HttpResponseClientRedirect(copy.get_absolute_url()) if request.htmx else redirect(copy)
     if request.POST.get("action") == "save":
         try:
             build = store.update(build, checked, based_on)

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from .loader import catalogue_for, find_pack, latest_pack
 from .models import Pack
 from .rulesets import ACTIVE
-from .rulesets.base import flatten
+from .rulesets.base import flatten, stat_label
 
 HIDDEN_COLUMNS = {"key", "name", "description"}
 
@@ -53,7 +53,7 @@ def browse(request, ruleset: str):
         row["values"] = [row["cells"].get(c, "") for c in columns]
     return render(request, "catalogue/browse.html", {
         "module": module, "pack": pack, "category": category, "categories": module.CATEGORY_LABELS,
-        "columns": [{"name": c, "label": c.replace("_", " ").replace(".", " "),
+        "columns": [{"name": c, "label": stat_label(c),
                      "sort": ("-" if field == c and not descending else "") + c,
                      "active": field == c, "descending": descending} for c in columns],
         "name_sort": "-name" if field == "name" and not descending else "name",

@@ -44,6 +44,15 @@ def flatten(stats: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
+LABELS = {"ap": "AP", "resistance.KE": "KE Res", "resistance.CE": "CE Res", "resistance.TE": "TE Res",
+          "en_output": "EN Output", "en_capacity": "EN Capacity", "en_cost": "EN Cost", "fcs": "FCS",
+          "weapon.en_cost": "EN Cost", "block_bonus": "Block Bonus", "block_cost": "Block Cost"}
+def stat_label(field: str) -> str:
+    if field in LABELS:
+        return LABELS[field]
+    return field.rsplit(".", 1)[-1].replace("_", " ").title().replace("En ", "EN ")
+
+
 def plain_name(value: str) -> str:
     value = " ".join(value.split())
     if not value:

@@ -1,0 +1,301 @@
+"""Real-browser tests: headless Debian chromium driven through Playwright against pytest-django's live server.
+
+Every builder change is an htmx post that swaps #workbench (outerHTML), so `swap()` waits for the old
+workbench element to leave the document before looking at the new one.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+SHOTS = Path("/tmp/shots")
+TIMEOUT_MS = 10_000
+NEW_ANVIL = "/new/metallurgent/anvil/"
+EDIT_URL = re.compile(r"/b/([^/]+)/$")
+
+
+# --- fixtures -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Browser:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def catalogue(live_server, packs):
+    """The starter pack in the live server's (transactional) test database; `packs` loads it."""
+    return packs
+
+
+@pytest.fixture
+def new_context(browser, live_server, catalogue):
+    """Makes fresh browser contexts (own cookies) pointed at the live server; closes them afterwards."""
+    made: list[BrowserContext] = []
+
+    def make(**options) -> BrowserContext:
+        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900}, **options)
+        context.set_default_timeout(TIMEOUT_MS)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context) -> Page:
+    return new_context().new_page()
+
+
+# --- helpers ------------------------------------------------------------------------------------------
+
+
+def swap(page: Page, action) -> None:
+    """Run `action` (one builder change) and wait until htmx has replaced #workbench with the response."""
+    old = page.locator("#workbench").element_handle()
+    action()
+    page.wait_for_function("el => !el.isConnected", arg=old)
+    expect(page.locator("#workbench")).to_have_count(1)
+    expect(page.locator("#workbench.htmx-request, #workbench .htmx-request")).to_have_count(0)
+
+
+def choose(page: Page, selector: str, value: str) -> None:
+    swap(page, lambda: page.select_option(selector, value))
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"browser-{name}.png"), full_page=True)
+
+
+def track_navigations(page: Page) -> list[str]:
+    """URLs the main frame navigates to from now on; an htmx swap adds none."""
+    navigations: list[str] = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
+    return navigations
+
+
+def mobility_issue(page: Page, code: str = "M-R32"):
+    return page.locator(f'#slot-mobility_base .issue[data-code="{code}"]')
+
+
+def edit_token(page: Page) -> str:
+    match = EDIT_URL.search(page.url)
+    assert match, f"not on an edit page: {page.url}"
+    return match.group(1)
+
+
+# --- tests --------------------------------------------------------------------------------------------
+
+
+PARTS = {  # a legal Anvil from the starter pack: 24 ST with a rifle, 30 ST with the laser too
+    "core": "thunderhead-core",
+    "mobility_base": "mistral-biped",  # tops at 34 ST
+    "left_arm": "gust-arm",
+    "right_arm": "hailfist-arm",
+    "generator": "updraft-generator",
+    "electronics": "haze-electronics",
+    "fcs": "glint-fcs",
+}
+
+
+def test_build_from_scratch_then_overload_without_reload(page):
+    page.goto(NEW_ANVIL)
+    expect(page.locator("#legal-badge")).to_contain_text("illegal")
+
+    for slot, key in PARTS.items():
+        choose(page, f"#part-{slot}", key)
+        expect(page.locator(f"#part-{slot}")).to_have_value(key)
+    for slot, key in PARTS.items():  # every earlier pick survived the later swaps
+        expect(page.locator(f"#part-{slot}")).to_have_value(key)
+
+    choose(page, "#add-core", "hailstone-rifle")
+    expect(page.locator("#mount-core table.gear")).to_contain_text("Hailstone Rifle")
+    expect(page.locator("#add-core")).to_have_value("")
+    expect(page.locator("#summary .legality.legal")).to_contain_text("Legal")
+    expect(page.locator("#legal-badge")).to_have_text("legal")
+    expect(mobility_issue(page)).to_have_count(0)
+
+    page.evaluate("window.__marker = 1")
+    navigations = track_navigations(page)
+
+    choose(page, "#add-core", "solstice-laser")  # 30 ST: still under the biped's 34
+    expect(page.locator("#mount-core table.gear")).to_contain_text("Solstice")
+    expect(page.locator("#legal-badge")).to_have_text("legal")
+    choose(page, "#part-mobility_base", "zephyr-hover")  # tops at 29 ST: overloaded
+
+    issue = mobility_issue(page)
+    expect(issue).to_be_visible()
+    expect(issue).to_contain_text("30 ST")
+    expect(page.locator("#legal-badge")).to_contain_text("illegal")
+    expect(page.locator("#summary .legality.illegal")).to_contain_text("Not legal")
+    expect(page.locator("#all-issues")).to_contain_text("M-R32")
+    assert page.evaluate("window.__marker") == 1, "the page reloaded"
+    assert navigations == [], f"the main frame navigated: {navigations}"
+    assert page.url.endswith(NEW_ANVIL)
+    shot(page, "builder-overloaded")
+
+
+def test_save_and_share_then_copy_in_another_browser(page, new_context):
+    page.goto(NEW_ANVIL + "?example=0")
+    page.get_by_role("button", name="Save and get links").click()
+    page.wait_for_url(EDIT_URL)
+    token = edit_token(page)
+    expect(page.locator("ul.messages")).to_contain_text("Saved")
+    share_link = page.locator('#workbench a.linkbox[href^="/s/"]')
+    expect(share_link).to_have_count(1)
+    share_path = share_link.get_attribute("href")
+    assert re.fullmatch(r"/s/[^/]+/", share_path), share_path
+
+    stranger = new_context().new_page()
+    assert stranger.context.cookies() == []
+    stranger.goto(share_path)
+    expect(stranger.locator("h1")).to_have_text("Hailwall Vanguard")
+    expect(stranger.locator(".titlebar .badge.legal")).to_have_text("legal")
+    expect(stranger.locator("#summary .legality.legal")).to_contain_text("Legal")
+    assert token not in stranger.content(), "the share page leaks the edit token"
+    shot(stranger, "share")
+
+    stranger.get_by_role("button", name="Copy to my builds").click()
+    stranger.wait_for_url(EDIT_URL)
+    copy_token = edit_token(stranger)
+    assert copy_token != token
+    expect(stranger.locator('input[name="name"]')).to_have_value("Hailwall Vanguard (copy)")
+    expect(stranger.locator("ul.messages")).to_contain_text("Copied")
+
+
+def test_builder_works_without_javascript(new_context):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(NEW_ANVIL + "?example=0")
+    check = page.get_by_role("button", name="Check build")
+    expect(check).to_be_visible()
+    expect(mobility_issue(page)).to_have_count(0)
+
+    page.select_option("#part-mobility_base", "zephyr-hover")  # no htmx: nothing is posted yet
+    with page.expect_navigation():
+        check.click()
+    expect(page.locator("#part-mobility_base")).to_have_value("zephyr-hover")
+    expect(mobility_issue(page)).to_be_visible()
+    expect(page.locator("#legal-badge")).to_contain_text("illegal")
+    expect(page.locator(".badge.dirty")).to_be_visible()
+
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save and get links").click()
+    page.wait_for_url(EDIT_URL)
+    expect(page.locator("ul.messages")).to_contain_text("Saved")
+    expect(page.locator("#part-mobility_base")).to_have_value("zephyr-hover")
+    expect(mobility_issue(page)).to_be_visible()
+    expect(page.locator('#workbench a.linkbox[href^="/s/"]')).to_have_count(1)
+
+
+def test_pickers_explain_illegal_choices(page):
+    page.goto(NEW_ANVIL + "?example=0")  # 32 ST on a biped that tops at 34
+    expect(page.locator("#legal-badge")).to_have_text("legal")
+    picker = page.locator("#part-mobility_base")
+    expect(picker).to_have_value("mistral-biped")
+    for lighter in ("zephyr-hover", "foehn-reverse-joint"):  # top out at 29 and 30 ST
+        option = picker.locator(f'option[value="{lighter}"]')
+        expect(option).to_have_count(1)
+        expect(option).to_contain_text("breaks M-R32")
+        expect(option).to_have_attribute("data-reason", re.compile(r"^M-R32"))
+        expect(option).not_to_have_attribute("disabled", re.compile(".*"))
+        expect(option).not_to_have_attribute("hidden", re.compile(".*"))
+    for fits in ("mistral-biped", "sirocco-wheels", "bora-quadruped", "harmattan-tracks"):
+        expect(picker.locator(f'option[value="{fits}"]')).not_to_contain_text("breaks")
+    shot(page, "builder-example0")
+
+
+def test_hardpoint_and_strength_bars_update(page):
+    page.goto(NEW_ANVIL + "?example=0")
+    strength = page.locator('#mount-left_arm .meter[data-meter="left_arm_strength"]')
+    hardpoints = page.locator('#mount-left_arm .meter[data-meter="left_arm_hardpoints"]')
+    budget = page.locator('#summary ~ section .meter[data-meter="left_arm_strength"]')
+    expect(strength).to_contain_text("Left Arm Strength")
+    expect(strength).to_contain_text("5 / 8 ST")
+    expect(hardpoints).to_contain_text("2 / 2")
+    expect(budget).to_contain_text("5 / 8 ST")
+    page.evaluate("window.__marker = 1")
+    navigations = track_navigations(page)
+
+    choose(page, "#add-left_arm", "frostfin-radiator")  # Size 1, 1 ST
+
+    expect(strength).to_contain_text("6 / 8 ST")
+    expect(budget).to_contain_text("6 / 8 ST")
+    expect(hardpoints).to_contain_text("3 / 2")
+    expect(hardpoints).to_have_class(re.compile(r"\bover\b"))
+    expect(page.locator("#mount-left_arm table.gear")).to_contain_text("Frostfin")
+    assert page.evaluate("window.__marker") == 1, "the page reloaded"
+    assert navigations == []
+
+
+def test_import_a_build_file(page, tmp_path):
+    response = page.request.get("/api/rulesets/metallurgent/examples")
+    assert response.ok
+    example = response.json()["examples"][2]
+    path = tmp_path / "driftwatch.json"
+    path.write_text(json.dumps({**example, "name": "Imported Driftwatch"}))
+
+    page.goto("/")
+    shot(page, "home")
+    page.set_input_files("#import-file", str(path))
+    with page.expect_navigation():
+        page.locator('form[action="/import/"]').get_by_role("button", name="Import").click()
+    page.wait_for_url(EDIT_URL)
+    expect(page.locator('input[name="name"]')).to_have_value("Imported Driftwatch")
+    expect(page.locator("ul.messages")).to_contain_text("Imported")
+    expect(page.locator("#part-mobility_base")).to_have_value(example["parts"]["mobility_base"])
+
+    page.goto("/")  # remembered on this browser
+    expect(page.get_by_role("link", name="Imported Driftwatch")).to_be_visible()
+
+
+def test_stale_edit_shows_conflict_and_keeps_first_save(new_context):
+    first = new_context().new_page()
+    created = first.request.post("/api/builds", data=json.dumps(
+        first.request.get("/api/rulesets/metallurgent/examples").json()["examples"][0]),
+        headers={"Content-Type": "application/json"})
+    assert created.status == 201, created.text()
+    token, share_id = created.json()["edit_token"], created.json()["share_id"]
+    second = new_context().new_page()
+    first.goto(f"/b/{token}/")
+    second.goto(f"/b/{token}/")
+
+    def rename(page: Page, name: str) -> None:
+        field = page.locator('input[name="name"]')
+        swap(page, lambda: (field.fill(name), field.press("Tab")))
+        expect(page.locator('input[name="name"]')).to_have_value(name)
+
+    rename(first, "Saved in the first tab")
+    swap(first, lambda: first.get_by_role("button", name="Save", exact=True).click())
+    expect(first.locator(".titlebar .badge.legal", has_text="saved")).to_have_text("saved · v2")
+
+    rename(second, "Saved in the second tab")
+    swap(second, lambda: second.get_by_role("button", name="Save", exact=True).click())
+    conflict = second.locator("#conflict")
+    expect(conflict).to_be_visible()
+    expect(conflict).to_contain_text("saved elsewhere")
+    expect(conflict).to_contain_text("not saved")
+    expect(second.locator('input[name="name"]')).to_have_value("Saved in the second tab")
+
+    stored = second.request.get(f"/api/builds/{share_id}").json()
+    assert stored["build"]["name"] == "Saved in the first tab"
+    assert stored["version"] == 2
+
+
+def test_catalogue_page_renders(page):
+    page.goto("/catalogue/metallurgent/?category=weapon")
+    expect(page.get_by_text("Hailstone Rifle").first).to_be_visible()
+    shot(page, "catalogue")

@@ -1,0 +1,214 @@
+"""The builder as plain HTML form posts (no JavaScript), htmx partials, saving, sharing and build actions."""
+import re
+
+import pytest
+
+from builder.models import Build
+from catalogue.loader import latest_pack
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def example(packs):
+    return dict(latest_pack("metallurgent").examples[0])
+
+
+def form_for(document, **overrides):
+    """The POST a builder form sends for a document."""
+    data = {"pack": document["pack"], "name": document["name"], "task": document.get("task") or "",
+            "notes": document.get("notes", ""), "gear-count": str(len(document["gear"]))}
+    for slot, key in document["parts"].items():
+        data[f"part-{slot}"] = key or ""
+    for i, gear in enumerate(document["gear"]):
+        data[f"gear-{i}-item"] = gear["item"]
+        data[f"gear-{i}-mount"] = gear["mount"]
+        if gear.get("active", True):
+            data[f"gear-{i}-active"] = "on"
+    data.update(overrides)
+    return data
+
+
+def save_new(client, document, **overrides):
+    response = client.post("/new/metallurgent/anvil/", form_for(document, action="save", **overrides))
+    assert response.status_code == 302
+    return Build.objects.get(edit_token=response["Location"].split("/")[2])
+
+
+def test_home_lists_rulesets_examples_and_import(client, packs):
+    html = client.get("/").content.decode()
+    for name in ("METALLURGENT", "MEGA MERCS 2028", "DARK METAL", "LANCER", "Ember·Obsidian Protocol"):
+        assert name in html
+    assert html.count("coming") >= 4
+    assert html.count("?example=") == 6
+    assert 'name="file"' in html
+
+
+def test_new_builder_page_offers_every_slot(client, packs):
+    html = client.get("/new/metallurgent/anvil/").content.decode()
+    for slot in ("core", "mobility_base", "left_arm", "right_arm", "generator", "electronics", "fcs"):
+        assert f'name="part-{slot}"' in html
+    assert "M-R01" in html  # an empty Anvil says what is missing
+
+
+def test_example_opens_legal(client, example):
+    html = client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    assert example["name"] in html and "Legal: ready to deploy" in html
+
+
+def test_unknown_example_is_404(client, packs):
+    assert client.get("/new/metallurgent/anvil/?example=99").status_code == 404
+    assert client.get("/new/metallurgent/anvil/?example=x").status_code == 404
+
+
+def test_plain_post_revalidates_and_shows_issue_at_slot(client, example):
+    response = client.post("/new/metallurgent/anvil/",
+                           form_for(example, **{"part-mobility_base": "zephyr-hover", "action": "check"}))
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" in html
+    slot = html[html.index('id="slot-mobility_base"'):html.index('id="slot-left_arm"')]
+    assert 'data-code="M-R32"' in slot
+    assert Build.objects.count() == 0  # checking is not saving
+
+
+def test_htmx_post_returns_only_the_workbench(client, example):
+    response = client.post("/new/metallurgent/anvil/", form_for(example), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="workbench">') and "<html" not in html
+
+
+def test_add_and_remove_gear_by_form(client, example):
+    added = client.post("/new/metallurgent/anvil/", form_for(example, **{"add-core": "sunspot-designator"}))
+    assert "Sunspot Target Designator" in added.content.decode()
+    count = len(example["gear"])
+    removed = client.post("/new/metallurgent/anvil/", form_for(example, action=f"remove:{count - 1}"))
+    assert removed.content.decode().count('name="gear-') < added.content.decode().count('name="gear-')
+
+
+def test_picker_explains_illegal_choices(client, example):
+    html = client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    options = re.findall(r"<option value=\"zephyr-hover\"[^>]*>([^<]*)</option>", html)
+    assert options and "breaks M-R32" in options[0]
+
+
+def test_save_creates_build_with_separate_links(client, example):
+    build = save_new(client, example)
+    assert len(build.edit_token) >= 32 and build.share_id != build.edit_token
+    assert build.legal and build.version == 1
+    page = client.get(f"/b/{build.edit_token}/").content.decode()
+    assert f"/s/{build.share_id}/" in page
+    assert build.edit_token in client.session["builds"]
+    assert build.name in client.get("/").content.decode()  # remembered on this browser
+
+
+def test_share_page_never_shows_the_edit_token(client, example):
+    build = save_new(client, example)
+    for url in (f"/s/{build.share_id}/", f"/s/{build.share_id}.json"):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert build.edit_token not in response.content.decode()
+    fresh = client.__class__()
+    assert build.edit_token not in fresh.get(f"/s/{build.share_id}/").content.decode()
+
+
+def test_share_page_shows_build_and_legality(client, example):
+    build = save_new(client, example, **{"part-mobility_base": "zephyr-hover"})
+    html = client.get(f"/s/{build.share_id}/").content.decode()
+    assert build.name in html and "Not legal" in html and "M-R32" in html
+    assert "Copy to my builds" in html
+
+
+def test_fork_copies_to_my_builds(client, example):
+    build = save_new(client, example)
+    visitor = client.__class__()
+    response = visitor.post(f"/s/{build.share_id}/copy")
+    copy = Build.objects.exclude(pk=build.pk).get()
+    assert response["Location"] == f"/b/{copy.edit_token}/"
+    assert copy.forked_from == build and copy.document["parts"] == build.document["parts"]
+    assert copy.name.endswith("(copy)")
+
+
+def test_save_existing_bumps_version(client, example):
+    build = save_new(client, example)
+    response = client.post(f"/b/{build.edit_token}/", form_for(example, name="Renamed", version="1", action="save"))
+    build.refresh_from_db()
+    assert response.status_code == 200 and build.name == "Renamed" and build.version == 2
+
+
+def test_stale_save_is_refused_with_409_and_nothing_lost(client, example):
+    build = save_new(client, example)
+    client.post(f"/b/{build.edit_token}/", form_for(example, name="First edit", version="1", action="save"))
+    response = client.post(f"/b/{build.edit_token}/", form_for(example, name="Second edit", version="1", action="save"))
+    assert response.status_code == 409
+    assert "saved elsewhere" in response.content.decode()
+    build.refresh_from_db()
+    assert build.name == "First edit" and build.version == 2
+
+
+def test_conflict_can_be_saved_as_a_copy(client, example):
+    build = save_new(client, example)
+    client.post(f"/b/{build.edit_token}/", form_for(example, name="First edit", version="1", action="save"))
+    response = client.post(f"/b/{build.edit_token}/", form_for(example, name="Mine", version="1", action="save_copy"))
+    assert response.status_code == 302
+    assert set(Build.objects.values_list("name", flat=True)) == {"First edit", "Mine"}
+
+
+def test_rename_duplicate_and_delete_from_edit_link(client, example):
+    build = save_new(client, example)
+    client.post(f"/b/{build.edit_token}/", form_for(example, name="Hammer", version="1", action="save"))
+    response = client.post(f"/b/{build.edit_token}/duplicate")
+    copy = Build.objects.exclude(pk=build.pk).get()
+    assert response["Location"] == f"/b/{copy.edit_token}/" and copy.name == "Hammer (copy)"
+    client.post(f"/b/{build.edit_token}/delete")
+    assert not Build.objects.filter(pk=build.pk).exists()
+    assert client.get(f"/b/{build.edit_token}/").status_code == 404
+    assert client.get(f"/s/{build.share_id}/").status_code == 404
+
+
+def test_build_actions_need_post(client, example):
+    build = save_new(client, example)
+    assert client.get(f"/b/{build.edit_token}/delete").status_code == 405
+    assert Build.objects.filter(pk=build.pk).exists()
+
+
+def test_tampered_form_is_rejected_and_nothing_saved(client, example):
+    for bad in ({"part-core": "no-such-core"}, {"part-left_arm": "nimbus-core"}, {"gear-0-mount": "left_leg"},
+                {"gear-count": "9999"}, {"gear-count": "x"}, {"name": "<b>bold</b>"}):
+        response = client.post("/new/metallurgent/anvil/", form_for(example, action="save", **bad))
+        assert response.status_code == 422, bad
+        assert "Nothing was saved" in response.content.decode()
+    assert Build.objects.count() == 0
+
+
+def test_hostile_text_is_escaped(client, example):
+    document = {**example, "notes": "<script>alert(1)</script>", "name": "Ørn & \"Sons\""}
+    build = save_new(client, document)
+    html = client.get(f"/s/{build.share_id}/").content.decode()
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
+
+
+def test_import_json_file(client, example):
+    import io
+    import json
+
+    upload = io.BytesIO(json.dumps(example).encode())
+    upload.name = "anvil.json"
+    response = client.post("/import/", {"file": upload})
+    build = Build.objects.get()
+    assert response["Location"] == f"/b/{build.edit_token}/" and build.name == example["name"]
+
+
+def test_import_garbage_is_422(client, packs):
+    import io
+
+    upload = io.BytesIO(b"{not json")
+    upload.name = "anvil.json"
+    response = client.post("/import/", {"file": upload})
+    assert response.status_code == 422 and "not valid JSON" in response.content.decode()
+    assert client.post("/import/", {"json": "[]"}).status_code == 422
+    assert Build.objects.count() == 0
+
+
+def test_catalogue_page_sorts(client, packs):
+    html = client.get("/catalogue/metallurgent/?category=core&sort=-defence").content.decode()
+    assert "<table" in html and "Nimbus Line Core" in html

@@ -1,0 +1,87 @@
+"""The printable Anvil sheet, checked as text with pdftotext and for page size and breaks."""
+import subprocess
+
+import pytest
+
+from builder.models import Build
+from builder import store
+from catalogue.loader import latest_pack
+
+pytestmark = pytest.mark.django_db
+
+
+def pdf_text(pdf: bytes, tmp_path, layout=True) -> str:
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(pdf)
+    args = ["pdftotext"] + (["-layout"] if layout else []) + [str(path), "-"]
+    return subprocess.run(args, check=True, capture_output=True, text=True).stdout
+
+
+def page_sizes(pdf: bytes, tmp_path) -> list[str]:
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(pdf)
+    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "9", str(path)], check=True, capture_output=True, text=True).stdout
+    return [line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Page") and "size" in line]
+
+
+@pytest.fixture
+def saved(packs):
+    def save(index=0, **changes):
+        document = {**latest_pack("metallurgent").examples[index], **changes}
+        return store.create(store.check(document))
+    return save
+
+
+def test_sheet_has_every_component_gear_and_summary(client, saved, tmp_path):
+    build = saved(0)
+    response = client.get(f"/s/{build.share_id}.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = pdf_text(response.content, tmp_path)
+    for expected in (build.name, "LEGAL when printed", "metallurgent-starter@1.0.0", "Nimbus Line Core",
+                     "Mistral Biped Legs", "Updraft Gas Turbine", "Glint Optical FCS", "Hailstone Assault Rifle",
+                     "Carried Load", "EN Output", "Heat per turn", "Load Tolerance", "TRACKERS",
+                     f"/s/{build.share_id}/"):
+        assert expected in text, expected
+    assert "◀ 32 ST" in text  # the active breakpoint is marked
+
+
+def test_sheet_never_contains_the_edit_token(client, saved, tmp_path):
+    build = saved(0)
+    pdf = client.get(f"/s/{build.share_id}.pdf").content
+    assert build.edit_token.encode() not in pdf
+    assert build.edit_token not in pdf_text(pdf, tmp_path, layout=False)
+
+
+def test_illegal_build_prints_its_issues(client, saved, tmp_path):
+    document = latest_pack("metallurgent").examples[0]
+    build = saved(0, parts={**document["parts"], "mobility_base": "zephyr-hover"})
+    text = pdf_text(client.get(f"/s/{build.share_id}.pdf").content, tmp_path)
+    assert "NOT LEGAL when printed:" in text and "M-R32" in text
+    assert "REMAINING ISSUES" in text and "overloaded" in text
+
+
+def test_a4_and_letter(client, saved, tmp_path):
+    build = saved(3)
+    assert all("595.276 x 841.89" in s for s in page_sizes(client.get(f"/s/{build.share_id}.pdf").content, tmp_path))
+    letter = client.get(f"/s/{build.share_id}.pdf?paper=letter").content
+    assert all("612 x 792" in s for s in page_sizes(letter, tmp_path))
+    assert client.get(f"/s/{build.share_id}.pdf?paper=a3").status_code == 400
+
+
+def test_long_names_wrap_and_tables_stay_whole(client, saved, tmp_path):
+    long_name = "The Extraordinarily Long-Winded Name Of A Heavily Armed Defensive Anvil Mk II"
+    build = saved(3, name=long_name, notes="Line of notes. " * 200)
+    pdf = client.get(f"/s/{build.share_id}.pdf").content
+    text = pdf_text(pdf, tmp_path, layout=False)
+    assert "Extraordinarily" in text and "Mk II" in text.replace("\n", " ")
+    pages = text.split("\f")
+    # No table is cut in half: each table's header row and its rows land on the same page.
+    for header in ("Breakpoint", "Weapon", "Mount"):
+        holding = [p for p in pages if header in p]
+        assert holding, header
+    component_page = next(p for p in pages if "Electronics:" in p)
+    assert "Refresh Cost" in component_page
+
+
+def test_unknown_share_id_is_404(client, packs):
+    assert client.get("/s/nope.pdf").status_code == 404
