@@ -123,7 +123,7 @@ def test_build_from_scratch_then_overload_without_reload(page):
         expect(page.locator(f"#part-{slot}")).to_have_value(key)
 
     choose(page, "#add-core", "hailstone-rifle")
-    expect(page.locator("#mount-core table.gear")).to_contain_text("Hailstone Rifle")
+    expect(page.locator("#mount-core table.gear")).to_contain_text("Hailstone")
     expect(page.locator("#add-core")).to_have_value("")
     expect(page.locator("#summary .legality.legal")).to_contain_text("Legal")
     expect(page.locator("#legal-badge")).to_have_text("legal")
@@ -297,5 +297,5 @@ def test_stale_edit_shows_conflict_and_keeps_first_save(new_context):
 
 def test_catalogue_page_renders(page):
     page.goto("/catalogue/metallurgent/?category=weapon")
-    expect(page.get_by_text("Hailstone Rifle").first).to_be_visible()
+    expect(page.get_by_text("Hailstone Assault Rifle").first).to_be_visible()
     shot(page, "catalogue")

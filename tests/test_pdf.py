@@ -39,9 +39,9 @@ def test_sheet_has_every_component_gear_and_summary(client, saved, tmp_path):
     text = pdf_text(response.content, tmp_path)
     for expected in (build.name, "LEGAL when printed", "metallurgent-starter@1.0.0", "Nimbus Line Core",
                      "Mistral Biped Legs", "Updraft Gas Turbine", "Glint Optical FCS", "Hailstone Assault Rifle",
-                     "Carried Load", "EN Output", "Heat per turn", "Load Tolerance", "TRACKERS",
-                     f"/s/{build.share_id}/"):
+                     "Carried Load", "EN Output", "Heat per turn", "Load Tolerance", "TRACKERS"):
         assert expected in text, expected
+    assert f"/s/{build.share_id}/" in "".join(text.split())  # printed under the QR code, wrapped
     assert "◀ 32 ST" in text  # the active breakpoint is marked
 
 
