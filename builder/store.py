@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from catalogue.loader import catalogue_for, find_pack
+from catalogue.loader import catalogue_by_ref
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.base import BuildError, Catalogue, Report
 
@@ -40,21 +40,23 @@ def decode(raw: bytes | str) -> Any:
         return json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BuildError([{"path": "(document)", "message": f"not valid JSON: {exc}"}]) from None
+    except RecursionError:
+        raise BuildError([{"path": "(document)", "message": "JSON nested too deeply to be a build"}]) from None
 
 
 def check(document: Any) -> Checked:
     """Parse, resolve against the pinned pack and validate; BuildError when unreadable."""
     if not isinstance(document, dict):
         raise BuildError([{"path": "(document)", "message": "a build is a JSON object"}])
-    module = ACTIVE.get(document.get("ruleset"))
+    ruleset = document.get("ruleset")
+    module = ACTIVE.get(ruleset) if isinstance(ruleset, str) else None
     if module is None:
         raise BuildError([{"path": "ruleset", "message": f"unknown ruleset {document.get('ruleset')!r}; "
                                                          f"expected one of {', '.join(ACTIVE)}"}])
     build = module.parse(document)
-    pack = find_pack(build.pack)
-    if pack is None:
+    catalogue = catalogue_by_ref(build.pack)
+    if catalogue is None:
         raise BuildError([{"path": "pack", "message": f"pack {build.pack} is not loaded here"}])
-    catalogue = catalogue_for(pack)
     report = module.validate(build, catalogue)
     return Checked(build.model_dump(mode="json", exclude_defaults=False), module, catalogue, report)
 

@@ -67,6 +67,20 @@ def catalogue_for(pack: Pack) -> Catalogue:
     return _catalogue(pack.pk, pack.content_hash)
 
 
+_by_ref: dict[str, Catalogue] = {}
+
+
+def catalogue_by_ref(ref: str) -> Catalogue | None:
+    """The catalogue a build pins, without a query once seen: a loaded name@version never changes."""
+    catalogue = _by_ref.get(ref)
+    if catalogue is None:
+        pack = find_pack(ref)
+        if pack is None:
+            return None
+        catalogue = _by_ref[ref] = catalogue_for(pack)
+    return catalogue
+
+
 @lru_cache(maxsize=32)
 def _catalogue(pack_id: int, content_hash: str) -> Catalogue:
     """Packs never change under a given hash, so their parsed items are kept in memory."""

@@ -306,6 +306,26 @@ def test_unreadable_build_is_422_and_saves_nothing(client, packs, url, mutate, m
     assert Build.objects.count() == before
 
 
+@pytest.mark.parametrize("url", ["/api/builds", "/api/validate"])
+@pytest.mark.parametrize("ruleset", [["metallurgent"], {"key": "metallurgent"}, 7, None],
+                         ids=["list", "object", "number", "null"])
+def test_non_string_ruleset_is_422_not_a_crash(client, packs, url, ruleset):
+    client.raise_request_exception = False
+    response = post_json(client, url, {**example(client), "ruleset": ruleset})
+    assert_json_error(response, 422)
+    assert Build.objects.count() == 0
+
+
+@pytest.mark.parametrize("url", ["/api/builds", "/api/validate"])
+def test_deeply_nested_json_is_a_4xx_not_a_crash(client, packs, url):
+    client.raise_request_exception = False
+    depth = 100_000  # 200 KB, under the body limit
+    response = post_json(client, url, "[" * depth + "]" * depth)
+    assert 400 <= response.status_code < 500, response.status_code
+    assert_json_error(response, response.status_code)
+    assert Build.objects.count() == 0
+
+
 def test_malformed_json_is_400(client, packs):
     response = post_json(client, "/api/builds", '{"name": "Half a build",')
     assert_json_error(response, 400)

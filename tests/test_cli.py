@@ -102,6 +102,16 @@ def test_non_object_json_exits_2(packs, tmp_path, content):
     assert_unreadable(*run_validate(write(tmp_path, content)))
 
 
+@pytest.mark.parametrize("ruleset", [["metallurgent"], {"key": "metallurgent"}], ids=["list", "object"])
+def test_non_string_ruleset_exits_2(packs, tmp_path, ruleset):
+    assert_unreadable(*run_validate(write(tmp_path, {**example(), "ruleset": ruleset})))
+
+
+def test_deeply_nested_json_exits_2(packs, tmp_path):
+    depth = 100_000  # 200 KB, under the size limit
+    assert_unreadable(*run_validate(write(tmp_path, "[" * depth + "]" * depth)))
+
+
 def test_unknown_part_key_exits_2_naming_the_slot(packs, tmp_path):
     doc = example()
     doc["parts"]["core"] = "no-such-core"

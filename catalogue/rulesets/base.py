@@ -54,11 +54,11 @@ def stat_label(field: str) -> str:
 
 
 def plain_name(value: str) -> str:
+    if _FORBIDDEN_IN_NAMES.search(value):
+        raise ValueError("may not contain '<', '>' or control characters")
     value = " ".join(value.split())
     if not value:
         raise ValueError("must not be blank")
-    if _FORBIDDEN_IN_NAMES.search(value):
-        raise ValueError("may not contain '<', '>' or control characters")
     return value
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
-from .base import Catalogue, PackError, PackHeader
+from .base import BuildError, Catalogue, PackError, PackHeader
 
 
 @dataclass
@@ -77,5 +77,8 @@ def read_pack(path: Path, rulesets: dict[str, Any]) -> PackData:
     for position, example in enumerate(examples):
         if not isinstance(example, dict):
             raise PackError(f"{where}: example #{position + 1} is not a mapping")
-        full_examples.append(ruleset.example_build(example, header.ref))
+        try:
+            full_examples.append(ruleset.example_build(example, catalogue))
+        except BuildError as exc:
+            raise PackError(f"{where}: example #{position + 1} ({example.get('name', 'unnamed')}): {exc}") from None
     return PackData(header, catalogue, full_examples, hashlib.sha256(raw).hexdigest(), str(path))

@@ -2,8 +2,8 @@
 from pathlib import Path
 from typing import Any
 
-from ..base import BUILD_FORMAT
-from .rules import parse, validate
+from ..base import BUILD_FORMAT, Catalogue
+from .rules import parse, resolve, validate
 from .schema import CATEGORIES, CATEGORY_LABELS
 
 KEY = "metallurgent"
@@ -13,10 +13,10 @@ KINDS = {"anvil": "Anvil"}
 DATA_DIR = Path(__file__).parent / "data"
 
 
-def example_build(example: dict[str, Any], pack_ref: str) -> dict[str, Any]:
-    """A pack's example Anvil as a full build document, checked against the schema."""
-    document = {"format": BUILD_FORMAT, "ruleset": KEY, "kind": "anvil", "pack": pack_ref, **example}
-    parse(document)
+def example_build(example: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
+    """A pack's example Anvil as a full build document; it must read against the pack's own items."""
+    document = {"format": BUILD_FORMAT, "ruleset": KEY, "kind": "anvil", "pack": catalogue.pack, **example}
+    resolve(parse(document), catalogue)
     return document
 
 
