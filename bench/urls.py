@@ -1,5 +1,6 @@
-"""The app's URLs plus the smallest possible Django view, the baseline for request timings."""
+"""The app's URLs plus two baselines for request timings: a bare view and a bare page."""
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.urls import path
 
 from builder.urls import urlpatterns as app_patterns
@@ -9,4 +10,9 @@ def minimal(request):
     return HttpResponse("ok")
 
 
-urlpatterns = [path("bench/minimal", minimal)] + app_patterns
+def minimal_page(request):
+    """The cheapest real page: the site's base template, CSRF token and messages, no content."""
+    return render(request, "base.html")
+
+
+urlpatterns = [path("bench/minimal", minimal), path("bench/page", minimal_page)] + app_patterns

@@ -93,68 +93,76 @@ def _option(key: str, label: str, problems) -> dict[str, Any]:
     return {"key": key, "label": label, "reason": reason}
 
 
-def workbench(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
-    """Everything the builder template shows, including why each pick would break a rule."""
+def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
+    """What changes on every edit: issues at each slot and Gear row, bars, chart and stats (cheap)."""
     anvil = resolve(parse(document), catalogue)
-    known = {(i.code, i.path) for i in report.issues if i.severity == "error"}
-    by_category = {c: catalogue.of(c) for c in set(catalogue.categories.values())}
     meters = {m.key: m for m in report.meters}
+    arcs = report.detail.get("arcs", {})
     shown_paths = set(SLOTS)
-
-    slots = []
-    for slot in SLOTS:
-        options = []
-        for category in SLOT_CATEGORIES[slot]:
-            for item in by_category.get(category, []):
-                label = f"{item.name} — {summary(category, item)}"
-                if item is anvil.parts[slot]:
-                    options.append(_option(item.key, label, []))
-                    continue
-                trial = Anvil(anvil.name, {**anvil.parts, slot: item}, anvil.gear, anvil.condition)
-                options.append(_option(item.key, label, _new_errors(trial, known)))
-        part = anvil.parts[slot]
-        slots.append({
-            "slot": slot, "label": SLOT_LABELS[slot], "part": part,
-            "category": catalogue.categories.get(part.key) if part else None,
-            "options": options, "issues": report.issues_at(slot),
-        })
-
+    # Core and Arms host Gear, so changing them reshapes the Gear section: a structural edit.
+    slots = [{"slot": slot, "label": SLOT_LABELS[slot], "part": anvil.parts[slot], "issues": report.issues_at(slot),
+              "structural": slot in MOUNTS} for slot in SLOTS]
     mounts = []
-    gear_items = [(c, item) for c in ("weapon", "equipment") for item in by_category.get(c, [])]
     for mount in MOUNTS:
         part = anvil.parts[mount]
-        hosts_gear = part is not None and hasattr(part, "hardpoints")
         rows = []
         for g in anvil.on(mount):
             shown_paths.add(g.path)
-            rows.append({"index": g.index, "entry": g.entry, "item": g.item,
-                         "kind": _gear_kind(g.item), "issues": report.issues_at(g.path),
-                         "arcs": report.detail.get("arcs", {}).get(g.path, []),
+            rows.append({"index": g.index, "entry": g.entry, "item": g.item, "kind": _gear_kind(g.item),
+                         "issues": report.issues_at(g.path), "arcs": arcs.get(g.path, []),
                          "toggles": bool(getattr(g.item, "en_drain", 0) or getattr(g.item, "en_offset", 0)),
                          "takes_ammo": isinstance(g.item, Weapon) and g.item.reserve > 0})
-        add_options = []
-        if hosts_gear:
-            groups: dict[str, list] = {}
+        mounts.append({"mount": mount, "label": SLOT_LABELS[mount], "part": part, "rows": rows,
+                       "hosts_gear": part is not None and hasattr(part, "hardpoints"),
+                       "hardpoints": meters.get(f"{mount}_hardpoints"), "strength": meters.get(f"{mount}_strength")})
+    return {
+        "document": document, "slots": slots, "mounts": mounts, "report": report, "anvil": anvil,
+        "other_issues": [i for i in report.issues if i.path not in shown_paths],
+        "meters": report.meters, "gear_meter": meters.get("gear"), "stats": report.stats,
+        "load_chart": load_chart(report.detail.get("load_tolerance")),
+    }
+
+
+def pickers(context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
+    """Annotate a live context's pickers: every item that fits each slot, and the rule it would break.
+
+    Each candidate is the current Anvil with one part swapped or one Gear added, checked in full;
+    only errors the build does not already have count as the reason.
+    """
+    anvil, report = context["anvil"], context["report"]
+    known = {(i.code, i.path) for i in report.issues if i.severity == "error"}
+    by_category = {c: catalogue.of(c) for c in set(catalogue.categories.values())}
+    for slot in context["slots"]:
+        options = []
+        for category in SLOT_CATEGORIES[slot["slot"]]:
+            for item in by_category.get(category, []):
+                label = f"{item.name} — {summary(category, item)}"
+                if item is slot["part"]:
+                    options.append(_option(item.key, label, []))
+                    continue
+                trial = Anvil(anvil.name, {**anvil.parts, slot["slot"]: item}, anvil.gear, anvil.condition)
+                options.append(_option(item.key, label, _new_errors(trial, known)))
+        slot["options"] = options
+    gear_items = [(c, item) for c in ("weapon", "equipment") for item in by_category.get(c, [])]
+    for mount in context["mounts"]:
+        groups: dict[str, list] = {}
+        if mount["hosts_gear"]:
             for category, item in gear_items:
-                trial_entry = GearEntry(item=item.key, mount=mount)
-                trial = Anvil(anvil.name, anvil.parts,
-                              anvil.gear + [Mounted(len(anvil.gear), trial_entry, item)], anvil.condition)
+                entry = GearEntry(item=item.key, mount=mount["mount"])
+                trial = Anvil(anvil.name, anvil.parts, anvil.gear + [Mounted(len(anvil.gear), entry, item)],
+                              anvil.condition)
                 groups.setdefault(_gear_group(item), []).append(
                     _option(item.key, f"{item.name} — {summary(category, item)}", _new_errors(trial, known)))
-            add_options = list(groups.items())
-        mounts.append({
-            "mount": mount, "label": SLOT_LABELS[mount], "part": part, "hosts_gear": hosts_gear,
-            "rows": rows, "add_options": add_options,
-            "hardpoints": meters.get(f"{mount}_hardpoints"), "strength": meters.get(f"{mount}_strength"),
-        })
+        mount["add_options"] = list(groups.items())
+    return context
 
-    return {
-        "document": document, "slots": slots, "sheet": component_sheet(anvil), "mounts": mounts, "report": report,
-        "other_issues": [i for i in report.issues if i.path not in shown_paths],
-        "meters": report.meters, "stats": report.stats, "tasks": TASKS,
-        "load_chart": load_chart(report.detail.get("load_tolerance")),
-        "gear_count": len(anvil.gear),
-    }
+
+def workbench(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
+    """Everything the builder page shows."""
+    context = pickers(live(document, catalogue, report), catalogue)
+    context["sheet"] = component_sheet(context["anvil"])
+    context["tasks"] = TASKS
+    return context
 
 
 def _gear_kind(item: Any) -> str:
@@ -188,18 +196,22 @@ def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
     def x(value: float) -> float:
         return round(CHART_LEFT + plot * (value - low) / (high - low), 1)
 
+    def svg(value: float) -> str:
+        return f"{value:.1f}"  # preformatted: the template would localise every float
+
     bands, previous = [], low
     for index, bp in enumerate(spread):
         bands.append({
-            "x": x(previous), "width": round(x(bp["max_load"]) - x(previous), 1),
-            "active": index == detail["active"], "mid": round((x(previous) + x(bp["max_load"])) / 2, 1),
+            "x": svg(x(previous)), "width": svg(x(bp["max_load"]) - x(previous)),
+            "active": index == detail["active"], "mid": svg((x(previous) + x(bp["max_load"])) / 2),
             "max_load": bp["max_load"], "cruise": bp["cruise"], "flank": bp["flank"], "init": bp["init"],
         })
         previous = bp["max_load"]
     return {
         "width": CHART_WIDTH, "height": CHART_HEIGHT, "bands": bands, "load": load, "top": top,
-        "marker": x(load), "overloaded": detail["active"] is None, "over_x": x(top),
-        "over_width": round(x(high) - x(top), 1), "mobility_base": detail["mobility_base"],
+        "marker": svg(x(load)), "overloaded": detail["active"] is None, "over_x": svg(x(top)),
+        "over_width": svg(x(high) - x(top)), "over_mid": svg((x(high) + x(top)) / 2),
+        "mobility_base": detail["mobility_base"],
         "low": low,
     }
 

@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from catalogue.loader import latest_pack
 from catalogue.rulesets import ACTIVE, PLANNED
@@ -53,9 +53,26 @@ def _module(ruleset: str, kind: str):
     return module
 
 
-def _render_builder(request, context: dict, status: int = 200):
-    template = "builder/metallurgent/_workbench.html" if request.htmx else "builder/metallurgent/anvil.html"
-    return render(request, template, context, status=status)
+def _render_builder(request, checked, status: int = 200, **extra):
+    """The builder in the shape the request asked for.
+
+    htmx value edits get `view=live` (issues, bars, stats) and are told to refresh the pickers,
+    which come back as `view=pickers`; everything else gets the whole workbench or page.
+    """
+    view = request.POST.get("view") if request.htmx and request.method == "POST" else None
+    if view == "live":
+        context = anvil.live(checked.document, checked.catalogue, checked.report)
+        template = "builder/metallurgent/_live.html"
+    elif view == "pickers":
+        context = anvil.pickers(anvil.live(checked.document, checked.catalogue, checked.report), checked.catalogue)
+        template = "builder/metallurgent/_pickers.html"
+    else:
+        context = anvil.workbench(checked.document, checked.catalogue, checked.report)
+        template = "builder/metallurgent/_workbench.html" if request.htmx else "builder/metallurgent/anvil.html"
+    response = render(request, template, {**context, **extra}, status=status)
+    if view == "live":
+        trigger_client_event(response, "pickers-stale", after="settle")
+    return response
 
 
 def _bad_input(request, error: BuildError):
@@ -77,9 +94,7 @@ def new_build(request, ruleset: str, kind: str):
                 document = dict(pack.examples[int(example)])
             except (ValueError, IndexError):
                 raise Http404("No such example") from None
-        checked = store.check(document)
-        return _render_builder(request, {**anvil.workbench(checked.document, checked.catalogue, checked.report),
-                                         "build": None, "pack": pack})
+        return _render_builder(request, store.check(document), build=None)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     try:
@@ -92,17 +107,14 @@ def new_build(request, ruleset: str, kind: str):
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
         url = build.get_absolute_url()
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    return _render_builder(request, {**anvil.workbench(checked.document, checked.catalogue, checked.report),
-                                     "build": None, "pack": pack, "dirty": True})
+    return _render_builder(request, checked, build=None, dirty=True)
 
 
 def edit_build(request, token: str):
     build = get_object_or_404(Build, edit_token=token)
     remember(request, build)
     if request.method == "GET":
-        checked = store.check(build.document)
-        return _render_builder(request, {**anvil.workbench(checked.document, checked.catalogue, checked.report),
-                                         "build": build})
+        return _render_builder(request, store.check(build.document), build=build)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     try:
@@ -111,23 +123,22 @@ def edit_build(request, token: str):
     except ValueError as error:
         return _bad_input(request, error if isinstance(error, BuildError)
                           else BuildError([{"path": "version", "message": "not a version number"}]))
-    context = {**anvil.workbench(checked.document, checked.catalogue, checked.report), "build": build}
-    if request.POST.get("action") == "save_copy":
+    action = request.POST.get("action")
+    if action == "save_copy":
         # After a conflict: keep both versions rather than choosing one for the user.
         copy = store.create(checked, forked_from=build)
         remember(request, copy)
         messages.success(request, f"Saved your version as a new build, “{copy.name}”.")
         return HttpResponseClientRedirect(copy.get_absolute_url()) if request.htmx else redirect(copy)
-    if request.POST.get("action") == "save":
+    if action == "save":
         try:
             build = store.update(build, checked, based_on)
         except store.StaleVersion as stale:
-            context.update(conflict=stale.current, dirty=True, form_version=based_on)
-            return _render_builder(request, context, status=409)
-        context.update(build=build, saved=True)
-        return _render_builder(request, context)
-    context.update(dirty=checked.document != build.document, form_version=based_on)
-    return _render_builder(request, context)
+            return _render_builder(request, checked, status=409, build=build, conflict=stale.current,
+                                   dirty=True, form_version=based_on)
+        return _render_builder(request, checked, build=build, saved=True)
+    return _render_builder(request, checked, build=build, form_version=based_on,
+                           dirty=checked.document != build.document)
 
 
 @require_POST

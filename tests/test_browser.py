@@ -1,7 +1,8 @@
 """Real-browser tests: headless Debian chromium driven through Playwright against pytest-django's live server.
 
-Every builder change is an htmx post that swaps #workbench (outerHTML), so `swap()` waits for the old
-workbench element to leave the document before looking at the new one.
+A value edit (a part, a toggle, the name) is an htmx post answered with out-of-band fragments and then a
+second post that refreshes the pickers; a structural edit (mounting, moving, removing Gear, saving) swaps
+the whole #workbench. `edit()` counts finished htmx requests so tests look only at the settled page.
 """
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def new_context(browser, live_server, catalogue):
     def make(**options) -> BrowserContext:
         context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900}, **options)
         context.set_default_timeout(TIMEOUT_MS)
+        context.add_init_script(COUNT_HTMX_REQUESTS)
         made.append(context)
         return context
 
@@ -63,17 +65,31 @@ def page(new_context) -> Page:
 # --- helpers ------------------------------------------------------------------------------------------
 
 
-def swap(page: Page, action) -> None:
-    """Run `action` (one builder change) and wait until htmx has replaced #workbench with the response."""
-    old = page.locator("#workbench").element_handle()
+COUNT_HTMX_REQUESTS = """
+window.__htmx = {pending: 0, settled: 0};
+document.addEventListener("htmx:beforeRequest", () => window.__htmx.pending++);
+// afterRequest fires once per request, after its swaps (afterSettle fires once per swapped fragment).
+document.addEventListener("htmx:afterRequest", () => { window.__htmx.pending--; window.__htmx.settled++; });
+"""
+
+
+def edit(page: Page, action, requests: int) -> None:
+    """Run one builder change and wait until its `requests` htmx requests have settled."""
+    before = page.evaluate("window.__htmx.settled")
     action()
-    page.wait_for_function("el => !el.isConnected", arg=old)
-    expect(page.locator("#workbench")).to_have_count(1)
-    expect(page.locator("#workbench.htmx-request, #workbench .htmx-request")).to_have_count(0)
+    page.wait_for_function("n => window.__htmx.settled >= n && window.__htmx.pending === 0", arg=before + requests)
+
+
+def swap(page: Page, action) -> None:
+    """A structural change or a save: one request that swaps the whole workbench."""
+    edit(page, action, 1)
 
 
 def choose(page: Page, selector: str, value: str) -> None:
-    swap(page, lambda: page.select_option(selector, value))
+    """Pick in a select: the Core and Arms (which host Gear) and Gear pickers are structural edits;
+    the other part pickers are value edits (live fragments, then the pickers refresh)."""
+    structural = page.locator(selector).evaluate("el => el.classList.contains('structural')")
+    edit(page, lambda: page.select_option(selector, value), 1 if structural else 2)
 
 
 def shot(page: Page, name: str) -> None:
@@ -275,7 +291,7 @@ def test_stale_edit_shows_conflict_and_keeps_first_save(new_context):
 
     def rename(page: Page, name: str) -> None:
         field = page.locator('input[name="name"]')
-        swap(page, lambda: (field.fill(name), field.press("Tab")))
+        edit(page, lambda: (field.fill(name), field.press("Tab")), 2)
         expect(page.locator('input[name="name"]')).to_have_value(name)
 
     rename(first, "Saved in the first tab")
