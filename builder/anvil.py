@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue.rulesets.base import BuildError, Catalogue, Report, flatten, stat_label
+from catalogue.rulesets.base import BuildError, Catalogue, Report, display_value, flatten, stat_label
 from catalogue.rulesets.metallurgent.rules import CHASSIS_ABILITIES, Anvil, Mounted, issues_for, parse, resolve
 from catalogue.rulesets.metallurgent.schema import (
     EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, GearEntry, Weapon,
@@ -209,7 +209,8 @@ def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
         previous = bp["max_load"]
     return {
         "width": CHART_WIDTH, "height": CHART_HEIGHT, "bands": bands, "load": load, "top": top,
-        "marker": svg(x(load)), "overloaded": detail["active"] is None, "over_x": svg(x(top)),
+        "marker": svg(x(load)), "label_x": svg(min(max(x(load), 45), CHART_WIDTH - 60)),
+        "overloaded": detail["active"] is None, "over_x": svg(x(top)),
         "over_width": svg(x(high) - x(top)), "over_mid": svg((x(high) + x(top)) / 2),
         "mobility_base": detail["mobility_base"],
         "low": low,
@@ -227,7 +228,7 @@ def component_sheet(anvil: Anvil) -> list[dict[str, Any]]:
             rows.append({"slot": slot, "label": SLOT_LABELS[slot], "part": None, "stats": []})
             continue
         flat = flatten(part.model_dump(mode="json", exclude=SHEET_SKIPS))
-        stats = [(stat_label(k), v.replace("_", " ") if isinstance(v, str) else v) for k, v in flat.items()]
+        stats = [(stat_label(k), display_value(k, v)) for k, v in flat.items()]
         note = ""
         if slot == "mobility_base":
             note = f"{'Striding' if part.striding else 'Driving'} · " + ", ".join(CHASSIS_ABILITIES[part.chassis])

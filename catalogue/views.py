@@ -9,9 +9,13 @@ from django.shortcuts import render
 from .loader import catalogue_for, find_pack, latest_pack
 from .models import Pack
 from .rulesets import ACTIVE
-from .rulesets.base import flatten, stat_label
+from .rulesets.base import display_value, flatten, stat_label
 
 HIDDEN_COLUMNS = {"key", "name", "description"}
+# What a builder compares first: what it is, what it weighs, where it goes; the rest keep pack order.
+LEADING_COLUMNS = ["type", "subtype", "weapon_class", "weapon_type", "category", "chassis", "cooling",
+                   "targeting_type", "load", "size", "mount", "hardpoints", "strength", "defence", "damage",
+                   "damage_type", "range"]
 
 
 def _sort_key(value: Any) -> tuple:
@@ -43,6 +47,7 @@ def browse(request, ruleset: str):
             if column not in HIDDEN_COLUMNS and column not in columns:
                 columns.append(column)
         rows.append({"item": item, "cells": flat})
+    columns.sort(key=lambda c: LEADING_COLUMNS.index(c) if c in LEADING_COLUMNS else len(LEADING_COLUMNS))
     sort = request.GET.get("sort", "name")
     descending = sort.startswith("-")
     field = sort.lstrip("-")
@@ -50,7 +55,7 @@ def browse(request, ruleset: str):
         field, descending = "name", False
     rows.sort(key=lambda r: _sort_key(r["cells"].get(field)), reverse=descending)
     for row in rows:
-        row["values"] = [row["cells"].get(c, "") for c in columns]
+        row["values"] = [display_value(c, row["cells"].get(c)) for c in columns]
     return render(request, "catalogue/browse.html", {
         "module": module, "pack": pack, "category": category, "categories": module.CATEGORY_LABELS,
         "columns": [{"name": c, "label": stat_label(c),

@@ -53,6 +53,20 @@ def stat_label(field: str) -> str:
     return field.rsplit(".", 1)[-1].replace("_", " ").title().replace("En ", "EN ")
 
 
+# Modifiers read as modifiers: "+2", "−1", like the pickers and the rulebook print them.
+SIGNED_FIELDS = frozenset({"agility", "camera_modifier", "initiative", "accuracy", "weapon.accuracy", "cruise", "init"})
+
+
+def display_value(field: str, value: Any) -> Any:
+    if value is None:
+        return "—"
+    if isinstance(value, int) and not isinstance(value, bool) and field.rsplit(".", 1)[-1] in SIGNED_FIELDS:
+        return f"{value:+d}"
+    if isinstance(value, str):
+        return value.replace("_", " ")
+    return value
+
+
 def plain_name(value: str) -> str:
     if _FORBIDDEN_IN_NAMES.search(value):
         raise ValueError("may not contain '<', '>' or control characters")
