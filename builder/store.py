@@ -84,5 +84,7 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
     return build
 
 
-def rename(build: Build, name: str) -> Build:
-    return update(build, check({**build.document, "name": name}), build.version)
+def copy(source: Build) -> Build:
+    """A new build from another (duplicate, or fork from a share link), named as a copy."""
+    name = source.name if source.name.endswith("(copy)") else f"{source.name} (copy)"
+    return create(check({**source.document, "name": name[:80]}), forked_from=source)

@@ -143,8 +143,7 @@ def edit_build(request, token: str):
 
 @require_POST
 def duplicate_build(request, token: str):
-    build = get_object_or_404(Build, edit_token=token)
-    copy = store.create(store.check({**build.document, "name": _copy_name(build.name)}), forked_from=build)
+    copy = store.copy(get_object_or_404(Build, edit_token=token))
     remember(request, copy)
     messages.success(request, f"Duplicated as “{copy.name}”. This is the copy's edit link.")
     return redirect(copy)
@@ -158,10 +157,6 @@ def delete_build(request, token: str):
     build.delete()
     messages.success(request, f"Deleted “{name}”. Its edit and share links no longer work.")
     return redirect("home")
-
-
-def _copy_name(name: str) -> str:
-    return (name if name.endswith("(copy)") else f"{name} (copy)")[:80]
 
 
 def share(request, share_id: str):
@@ -201,7 +196,7 @@ def _filename(build: Build) -> str:
 @require_POST
 def fork(request, share_id: str):
     source = get_object_or_404(Build, share_id=share_id)
-    copy = store.create(store.check({**source.document, "name": _copy_name(source.name)}), forked_from=source)
+    copy = store.copy(source)
     remember(request, copy)
     messages.success(request, f"Copied “{source.name}” to your builds. This is your copy's edit link.")
     return redirect(copy)

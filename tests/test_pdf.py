@@ -3,7 +3,6 @@ import subprocess
 
 import pytest
 
-from builder.models import Build
 from builder import store
 from catalogue.loader import latest_pack
 

@@ -30,8 +30,8 @@ def ceil_half(value: int) -> int:
 def flatten(stats: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """Nested stats as flat columns: resistance.KE, weapon.damage; breakpoints as "max/cruise/flank/init"."""
     flat: dict[str, Any] = {}
-    for field, value in stats.items():
-        name = f"{prefix}{field}"
+    for key, value in stats.items():
+        name = f"{prefix}{key}"
         if isinstance(value, dict):
             flat.update(flatten(value, f"{name}."))
         elif isinstance(value, list) and value and isinstance(value[0], dict):

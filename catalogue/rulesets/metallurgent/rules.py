@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from ..base import BuildError, Catalogue, Meter, Report, Stat, build_error_from_validation, ceil_half
 from .schema import (
-    COMPONENT_SLOTS, EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, TARGETING_EQUIPMENT,
+    EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, TARGETING_EQUIPMENT,
     AnvilBuild, EquipmentBase, GearEntry, MobilityBase, Radar, StandardArm, Weapon, WeaponArm,
 )
 
@@ -72,6 +72,10 @@ class Anvil:
 
     def on(self, mount: str) -> list[Mounted]:
         return [g for g in self.gear if g.entry.mount == mount]
+
+    def weapon_arms(self) -> list[tuple[str, WeaponArm]]:
+        return [(slot, self.parts[slot]) for slot in ("left_arm", "right_arm")
+                if isinstance(self.parts[slot], WeaponArm)]
 
 
 def parse(document: Any) -> AnvilBuild:
@@ -225,10 +229,8 @@ def check_mount_restriction(g: Mounted, mount: str, report: Report) -> None:
 def weapons_by_class(anvil: Anvil) -> dict[str, list[tuple[str, str]]]:
     """(path, name) of every weapon per class; a Weapon Arm's weapon counts as Primary (M-R17)."""
     classes: dict[str, list[tuple[str, str]]] = {"primary": [], "secondary": [], "tertiary": []}
-    for slot in ("left_arm", "right_arm"):
-        part = anvil.parts[slot]
-        if isinstance(part, WeaponArm):
-            classes["primary"].append((slot, f"{part.name} ({SLOT_LABELS[slot]})"))
+    for slot, part in anvil.weapon_arms():
+        classes["primary"].append((slot, f"{part.name} ({SLOT_LABELS[slot]})"))
     for g in anvil.gear:
         if isinstance(g.item, Weapon):
             classes[g.item.weapon_class].append((g.path, g.item.name))
@@ -388,11 +390,7 @@ def check_energy(anvil: Anvil, report: Report) -> None:
 
 def en_costs(anvil: Anvil) -> list[tuple[str, str, int]]:
     """Everything that spends EN on activation: weapons, equipment and the BID actions."""
-    costs = []
-    for slot in ("left_arm", "right_arm"):
-        part = anvil.parts[slot]
-        if isinstance(part, WeaponArm):
-            costs.append((slot, part.name, part.weapon.en_cost))
+    costs = [(slot, part.name, part.weapon.en_cost) for slot, part in anvil.weapon_arms()]
     for g in anvil.gear:
         if g.item.en_cost:
             costs.append((g.path, g.item.name, g.item.en_cost))
@@ -457,11 +455,7 @@ def check_heat(anvil: Anvil, report: Report) -> None:
 
 def heat_sources(anvil: Anvil) -> list[tuple[str, str, int]]:
     """Heat made by one use: weapons, activated equipment and Radar Burnthrough (per-Turn Heat is M-R51)."""
-    sources = []
-    for slot in ("left_arm", "right_arm"):
-        part = anvil.parts[slot]
-        if isinstance(part, WeaponArm):
-            sources.append((slot, part.name, part.weapon.heat))
+    sources = [(slot, part.name, part.weapon.heat) for slot, part in anvil.weapon_arms()]
     for g in anvil.gear:
         item = g.item
         if isinstance(item, Weapon) or getattr(item, "type", "") in ACTIVATED_EQUIPMENT:
@@ -661,11 +655,8 @@ def derive_attacks(anvil: Anvil, report: Report) -> None:
             attacks.append({"name": "Sideswipe", "dice": "(6 + Flanking Speed)d6", "damage": f"{mb.load} KE",
                             "range": "adjacent", "note": "Nose, FL or FR Arc"})
     report.detail["attacks"] = attacks
-    weapons = []
-    for slot in ("left_arm", "right_arm"):
-        part = anvil.parts[slot]
-        if isinstance(part, WeaponArm):
-            weapons.append(weapon_line(slot, slot, part.name, part.weapon, "primary", part.agility, None, chassis))
+    weapons = [weapon_line(slot, slot, part.name, part.weapon, "primary", part.agility, None, chassis)
+               for slot, part in anvil.weapon_arms()]
     for g in anvil.gear:
         if isinstance(g.item, Weapon):
             arm = anvil.standard_arm(g.entry.mount)
@@ -690,6 +681,3 @@ def weapon_line(path, mount, name, w, weapon_class, agility, arm, chassis) -> di
         "en_cost": w.en_cost, "heat": w.heat, "magazine": w.magazine, "reserve": w.reserve,
         "arcs": arcs_for(mount, chassis), "note": note,
     }
-
-
-__all__ = ["Anvil", "BuildError", "COMPONENT_SLOTS", "issues_for", "parse", "resolve", "validate"]
