@@ -24,8 +24,10 @@ REMEMBERED_BUILDS = 50
 
 def remember(request, build: Build) -> None:
     """Builds opened on this browser are listed on its home page (no accounts needed)."""
-    tokens = [t for t in request.session.get("builds", []) if t != build.edit_token]
-    request.session["builds"] = [build.edit_token] + tokens[: REMEMBERED_BUILDS - 1]
+    tokens = request.session.get("builds", [])
+    if tokens[:1] != [build.edit_token]:  # unchanged lists are not rewritten on every edit
+        others = [t for t in tokens if t != build.edit_token]
+        request.session["builds"] = [build.edit_token] + others[: REMEMBERED_BUILDS - 1]
 
 
 def forget(request, build: Build) -> None:
