@@ -53,8 +53,12 @@ def load_pack(data) -> LoadResult:
     return LoadResult(header.ref, "created", len(data.catalogue.items))
 
 
-def latest_pack(ruleset_key: str) -> Pack | None:
-    packs = list(Pack.objects.filter(ruleset__key=ruleset_key))
+def latest_pack(ruleset_key: str, kind: str = "anvil") -> Pack | None:
+    """The newest version of the pack that serves this kind of build (the one holding its category)."""
+    module = ACTIVE.get(ruleset_key)
+    if module is None or kind not in module.KIND_CATEGORY:
+        return None
+    packs = list(Pack.objects.filter(ruleset__key=ruleset_key, items__category=module.KIND_CATEGORY[kind]).distinct())
     return max(packs, key=lambda p: p.semver, default=None)
 
 

@@ -333,12 +333,12 @@ def test_changed_pack_under_same_version_is_refused(packs, tmp_path):
 
 def test_refused_pack_writes_nothing(packs, tmp_path):
     items = item_rows()
-    pack = Pack.objects.get()
+    pack = Pack.objects.get(name="metallurgent-starter")
     with pytest.raises(PackError):
         load_pack(changed_copy(tmp_path))
     assert item_rows() == items
-    assert list(Pack.objects.all()) == [pack]
-    assert Pack.objects.get().content_hash == pack.content_hash
+    assert list(Pack.objects.filter(name="metallurgent-starter")) == [pack]
+    assert Pack.objects.get(name="metallurgent-starter").content_hash == pack.content_hash
     assert Item.objects.get(key="wisp-core").stats["ap"] == 20
 
 
@@ -346,9 +346,10 @@ def test_bumped_version_loads_as_a_second_pack(packs, tmp_path):
     items = item_rows()
     result = load_pack(changed_copy(tmp_path, version="1.1.0"))
     assert result.status == "created" and result.ref == "metallurgent-starter@1.1.0"
-    assert sorted(p.ref for p in Pack.objects.all()) == [REF, "metallurgent-starter@1.1.0"]
-    old = [row for row in item_rows() if row[1] == Pack.objects.get(version="1.0.0").pk]
-    assert old == items
+    assert sorted(p.ref for p in Pack.objects.filter(name="metallurgent-starter")) == [REF, "metallurgent-starter@1.1.0"]
+    starter = Pack.objects.get(name="metallurgent-starter", version="1.0.0").pk
+    old = [row for row in item_rows() if row[1] == starter]
+    assert old == [row for row in items if row[1] == starter]
     assert Item.objects.get(pack__version="1.1.0", key="wisp-core").stats["ap"] == 99
 
 
@@ -362,7 +363,7 @@ def test_builds_keep_their_pinned_pack_version(packs, tmp_path):
 def test_saved_build_still_validates_against_its_pinned_version(packs, tmp_path):
     from builder import store
 
-    example = Pack.objects.get().examples[0]
+    example = Pack.objects.get(name="metallurgent-starter").examples[0]
     load_pack(changed_copy(tmp_path, version="1.1.0"))
     checked = store.check(example)
     assert checked.catalogue.pack == REF
@@ -379,7 +380,7 @@ def test_reloading_a_bumped_version_is_unchanged(packs, tmp_path):
     data = changed_copy(tmp_path, version="1.1.0")
     load_pack(data)
     assert load_pack(data).status == "unchanged"
-    assert Pack.objects.count() == 2
+    assert Pack.objects.filter(name="metallurgent-starter").count() == 2
 
 
 # --- admin ---------------------------------------------------------------------------------------------
@@ -406,7 +407,7 @@ def test_admin_item_change_page_works(admin_client, packs):
 
 
 def test_admin_pack_change_page_lists_its_items(admin_client, packs):
-    response = admin_client.get(f"/admin/catalogue/pack/{Pack.objects.get().pk}/change/")
+    response = admin_client.get(f"/admin/catalogue/pack/{Pack.objects.get(name='metallurgent-starter').pk}/change/")
     assert response.status_code == 200
     assert "thunderhead-core" in response.content.decode()
 

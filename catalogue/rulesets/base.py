@@ -147,6 +147,17 @@ class Catalogue:
 
 
 @dataclass(slots=True)
+class Linked:
+    """Another saved build a build names (a squad's Anvil, an Anvil's Pilot), checked by the caller."""
+
+    share_id: str
+    kind: str
+    name: str
+    document: dict[str, Any]
+    report: "Report"
+
+
+@dataclass(slots=True)
 class Issue:
     code: str  # the digest's rule ID, e.g. M-R14
     severity: Severity

@@ -1,24 +1,54 @@
-"""METALLURGENT (Beta 0.1.9a): Anvils built from six Components, an FCS and up to 12 Gear."""
+"""METALLURGENT (Beta 0.1.9a): Anvils, their Pilots, and squads of Platoons."""
 from pathlib import Path
 from typing import Any
 
-from ..base import BUILD_FORMAT, Catalogue
-from .rules import parse, resolve, validate
+from ..base import BUILD_FORMAT, BuildError, Catalogue, Linked, Report
+from . import pilots, rules, squads
 from .schema import CATEGORIES, CATEGORY_LABELS
 
 KEY = "metallurgent"
 NAME = "METALLURGENT"
-TAGLINE = "Silver Age Anvils on d6 pools: Load Tolerance, EN, Hardpoints and Arm Strength."
-KINDS = {"anvil": "Anvil"}
+TAGLINE = "Silver Age Anvils on d6 pools: Load Tolerance, EN, Hardpoints and Arm Strength; Pilots and Platoons."
+KINDS = {"anvil": "Anvil", "pilot": "Pilot", "squad": "Squad"}
+# Which pack serves which kind of build: the newest pack holding items of this category.
+KIND_CATEGORY = {"anvil": "core", "pilot": "skill", "squad": "conventional_unit"}
 DATA_DIR = Path(__file__).parent / "data"
+_RULES = {"anvil": rules, "pilot": pilots, "squad": squads}
+
+
+def _rules_for(document: Any):
+    kind = getattr(document, "kind", None) or (document.get("kind", "anvil") if isinstance(document, dict) else None)
+    if kind not in _RULES:
+        raise BuildError([{"path": "kind", "message": f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}"}])
+    return _RULES[kind]
+
+
+def parse(document: Any):
+    return _rules_for(document).parse(document)
+
+
+def links(build: Any) -> list[str]:
+    """Share ids of the saved builds this build names (an Anvil's Pilot, a squad's Anvils and opponent)."""
+    if build.kind == "anvil":
+        return [build.pilot] if build.pilot else []
+    return squads.links(build) if build.kind == "squad" else []
+
+
+def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
+    build = parse(build)
+    if build.kind == "squad":
+        return squads.validate(build, catalogue, linked)
+    if build.kind == "pilot":
+        return pilots.validate(build, catalogue)
+    report = rules.validate(build, catalogue)
+    if build.pilot:
+        rules.check_pilot(build.pilot, (linked or {}).get(build.pilot), report)
+    return report
 
 
 def example_build(example: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
-    """A pack's example Anvil as a full build document; it must read against the pack's own items."""
-    document = {"format": BUILD_FORMAT, "ruleset": KEY, "kind": "anvil", "pack": catalogue.pack, **example}
-    resolve(parse(document), catalogue)
+    """A pack's example as a full build document; it must read against the pack's own items."""
+    kind = example.get("kind", "anvil")
+    document = {"format": BUILD_FORMAT, "ruleset": KEY, "kind": kind, "pack": catalogue.pack, **example}
+    validate(document, catalogue)
     return document
-
-
-__all__ = ["CATEGORIES", "CATEGORY_LABELS", "DATA_DIR", "KEY", "KINDS", "NAME", "TAGLINE",
-           "example_build", "parse", "validate"]

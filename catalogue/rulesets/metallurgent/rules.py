@@ -131,6 +131,17 @@ def validate(build: Any, catalogue: Catalogue) -> Report:
     return report
 
 
+def check_pilot(share_id: str, pilot, report: Report) -> None:
+    """The Pilot an Anvil names must still exist (a saved build may be deleted)."""
+    if pilot is None:
+        report.add("HP-LINK", "warning", "pilot", f"The Pilot {share_id} no longer exists.", "Pick another Pilot.")
+    elif pilot.kind != "pilot":
+        report.add("HP-LINK", "warning", "pilot", f"{pilot.name} is a {pilot.kind}, not a Pilot.", "Pick a Pilot.")
+    else:
+        report.detail["pilot"] = {"name": pilot.name, "share_id": share_id, "stats": pilot.report.stats,
+                                  "detail": pilot.report.detail}
+
+
 def issues_for(anvil: Anvil) -> Report:
     """Issues only, for trying candidate parts in the builder's pickers."""
     report = Report()
@@ -613,6 +624,7 @@ def derive(anvil: Anvil, report: Report) -> None:
                                   f"reduce one Hit by {electronics.intercept_bonus} for {electronics.intercept_cost} EN")
     derive_mounts(anvil, report)
     derive_attacks(anvil, report)
+    report.detail["command"] = any(getattr(g.item, "type", "") == "lca" for g in anvil.gear)
 
 
 def derive_mounts(anvil: Anvil, report: Report) -> None:

@@ -315,8 +315,229 @@ class AnvilBuild(Strict):
     gear: Annotated[list[GearEntry], Field(max_length=48)] = Field(default_factory=list)
     # Damage carried between Sorties moves with the part (M-R07).
     condition: dict[Literal[COMPONENT_SLOTS], Condition] = Field(default_factory=dict)  # type: ignore[valid-type]
+    pilot: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")] | None = None  # a saved Pilot's share id
 
     @field_validator("name")
     @classmethod
     def _plain_name(cls, value: str) -> str:
         return plain_name(value)
+
+
+# --- pilots (digest 2.9, 3.11) ---------------------------------------------------------------
+
+ATTRIBUTES = {  # Field → Foci, in the rulebook's order (L2212-2222)
+    "physical": ("athletics", "endurance", "finesse"),
+    "mental": ("calculation", "composure", "investigation"),
+    "social": ("intuition", "guile", "grace"),
+}
+KNOWLEDGES = {  # Knowledge → its three Proficiencies (L2230-2281)
+    "engineering": ("chemical", "electrical", "mechanical"),
+    "mathematics": ("geometry", "logic", "statistics"),
+    "meteorology": ("atmospheric", "celestial", "terrestrial"),
+    "aesthetics": ("artistic", "rhythmic", "somatic"),
+    "language": ("ancient", "classical", "modern"),
+    "politics": ("cultural", "global", "historical"),
+    "gastronomy": ("ablutionary", "confectionary", "culinary"),
+    "geography": ("constructed", "natural", "navigational"),
+    "medicine": ("emotional", "mental", "physical"),
+}
+KNOWLEDGE_FIELDS = {"scientific": ("engineering", "mathematics", "meteorology"),
+                    "dramatic": ("aesthetics", "language", "politics"),
+                    "realistic": ("gastronomy", "geography", "medicine")}
+SPECIALISATIONS = ("battlemaster", "guardian", "heavy_gunner", "marksmech", "pugilist", "professional",
+                   "roughrider", "scout", "stuntmech", "technician")
+Attribute = Literal["athletics", "endurance", "finesse", "calculation", "composure", "investigation",
+                    "intuition", "guile", "grace"]
+Knowledge = Literal["engineering", "mathematics", "meteorology", "aesthetics", "language", "politics",
+                    "gastronomy", "geography", "medicine"]
+Spec = Literal["battlemaster", "guardian", "heavy_gunner", "marksmech", "pugilist", "professional",
+               "roughrider", "scout", "stuntmech", "technician"]
+AttributeMods = dict[Attribute, Annotated[int, Field(ge=-3, le=3)]]
+
+
+class Specialisation(Part):
+    key: Spec  # type: ignore[assignment]
+    branches: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=3, max_length=3)]
+
+
+class SkillCosts(Strict):
+    EN: NonNeg = 0
+    Heat: NonNeg = 0
+    Charge: NonNeg = 0
+
+
+class Skill(Part):
+    spec: Spec
+    branch: str = Field(min_length=1, max_length=40)
+    position: Annotated[int, Field(ge=1, le=12)]  # order down the branch; the largest is the bottom-most
+    sp: Annotated[int, Field(ge=1, le=20)]
+    category: Literal["passive", "active", "sustained"]
+    frequency: str | None = Field(default=None, max_length=20)  # "1/Round"; None: unlimited (M-R107)
+    costs: SkillCosts = Field(default_factory=SkillCosts)
+    mother: str | None = Field(default=None, pattern=KEY_PATTERN)  # set on Subskills (M-R102)
+
+
+class Lifepath(Part):
+    attributes: AttributeMods = Field(default_factory=dict)
+    knowledge: Knowledge | None = None
+
+
+class Profession(Part):
+    attributes: AttributeMods = Field(default_factory=dict)
+    knowledges: Annotated[list[Knowledge], Field(min_length=1, max_length=3)]
+
+
+class Development(Part):
+    """A point bonus: an Attribute, a Proficiency improvement in one Knowledge, or a Talent (L2299-2303)."""
+
+    attribute: Attribute | None = None
+    knowledge: Knowledge | None = None
+    talent: str | None = Field(default=None, max_length=60)
+
+    @model_validator(mode="after")
+    def _one_bonus(self) -> "Development":
+        if sum(x is not None for x in (self.attribute, self.knowledge, self.talent)) != 1:
+            raise ValueError("a Development gives exactly one of attribute, knowledge or talent")
+        return self
+
+
+class ProficiencyChoice(Strict):
+    knowledge: Knowledge
+    proficiency: str = Field(min_length=1, max_length=20)
+
+    @model_validator(mode="after")
+    def _belongs(self) -> "ProficiencyChoice":
+        if self.proficiency not in KNOWLEDGES[self.knowledge]:
+            raise ValueError(f"{self.knowledge} has the Proficiencies {', '.join(KNOWLEDGES[self.knowledge])}")
+        return self
+
+
+class Specialise(Strict):
+    specialise: Spec
+
+
+class Learn(Strict):
+    learn: ItemKey
+    paid: Annotated[int, Field(ge=0, le=60)]
+
+
+class Unlearn(Strict):
+    unlearn: ItemKey
+
+
+HistoryEntry = Union[Specialise, Learn, Unlearn]
+
+
+class PilotBuild(Strict):
+    """A Pilot. Skills and the Spec come from the append-only `history` (M-R96, M-R101, M-R104)."""
+
+    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
+    ruleset: Literal["metallurgent"] = "metallurgent"
+    kind: Literal["pilot"] = "pilot"
+    pack: str = Field(pattern=PACK_REF_PATTERN)
+    name: str = Field(default="New Pilot", min_length=1, max_length=80)
+    callsign: str = Field(default="", max_length=40)
+    notes: str = Field(default="", max_length=4000)
+    mettle: Annotated[int, Field(ge=1, le=12)] = 6
+    xp: Annotated[int, Field(ge=0, le=9999)] = 0  # MARA; the scale stops at 499 (M-R99)
+    lifepath: ItemKey | None = None
+    profession: ItemKey | None = None
+    developments: Annotated[list[ItemKey], Field(max_length=12)] = Field(default_factory=list)
+    proficiencies: Annotated[list[ProficiencyChoice], Field(max_length=27)] = Field(default_factory=list)
+    talents: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=12)] = Field(
+        default_factory=list)
+    history: Annotated[list[HistoryEntry], Field(max_length=400)] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        return plain_name(value)
+
+    @field_validator("callsign")
+    @classmethod
+    def _plain_callsign(cls, value: str) -> str:
+        return plain_name(value) if value.strip() else ""
+
+
+# --- conventional units and squads (digest 2.10, 2.11, 3.10) ----------------------------------
+
+class UnitComponent(Strict):
+    name: str = Field(min_length=1, max_length=40)
+    ap: Annotated[int, Field(gt=0, le=999)]
+    resistance: Resistances
+
+
+class UnitGear(Strict):
+    name: str = Field(min_length=1, max_length=60)
+    damage: NonNeg = 0
+    damage_type: DamageType | None = None
+    range: NonNeg = 0
+    accuracy: Signed = 0
+    notes: str = Field(default="", max_length=200)
+
+
+class ConventionalUnit(Part):
+    unit_type: Literal["tank", "apc", "ifv", "light_vehicle", "helicopter", "artillery", "anti_air",
+                       "infantry", "command"]
+    defence: Annotated[int, Field(ge=1, le=9)]
+    initiative: Signed
+    height: Annotated[int, Field(ge=1, le=6)]
+    damage_steps: Annotated[int, Field(ge=1, le=9)]
+    move: NonNeg
+    components: Annotated[list[UnitComponent], Field(min_length=1, max_length=6)]
+    gear: Annotated[list[UnitGear], Field(max_length=12)] = Field(default_factory=list)
+    commander: bool = False  # a command unit: counts towards the one-Commander advice (M-R75)
+
+
+ShareId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")]
+
+
+class SquadMember(Strict):
+    """A saved Anvil (by its share id) or a conventional unit from the squad's pack (by key)."""
+
+    build: ShareId | None = None
+    unit: ItemKey | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> "SquadMember":
+        if (self.build is None) == (self.unit is None):
+            raise ValueError("a member is either a saved build or a catalogue unit")
+        return self
+
+
+class Platoon(Strict):
+    name: str = Field(default="Platoon", min_length=1, max_length=60)
+    # M-R80 allows 4; up to 8 are read so that the validator, not the parser, says so.
+    members: Annotated[list[SquadMember], Field(max_length=8)] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        return plain_name(value)
+
+
+class SquadBuild(Strict):
+    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
+    ruleset: Literal["metallurgent"] = "metallurgent"
+    kind: Literal["squad"] = "squad"
+    pack: str = Field(pattern=PACK_REF_PATTERN)
+    name: str = Field(default="New Squad", min_length=1, max_length=80)
+    notes: str = Field(default="", max_length=4000)
+    players: Annotated[int, Field(ge=1, le=12)] | None = None  # None: one player per Anvil
+    platoons: Annotated[list[Platoon], Field(max_length=24)] = Field(default_factory=list)
+    opponent: ShareId | None = None  # another squad, for the Rule of Twos turn order (M-R83)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        return plain_name(value)
+
+
+CATEGORIES.update({
+    "specialisation": Specialisation, "skill": Skill, "lifepath": Lifepath, "profession": Profession,
+    "development": Development, "conventional_unit": ConventionalUnit,
+})
+CATEGORY_LABELS.update({
+    "specialisation": "Specialisations", "skill": "Skills", "lifepath": "Lifepaths", "profession": "Professions",
+    "development": "Developments", "conventional_unit": "Conventional units",
+})
