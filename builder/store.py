@@ -10,7 +10,7 @@ from django.db.models import F
 
 from catalogue.loader import catalogue_by_ref
 from catalogue.rulesets import ACTIVE
-from catalogue.rulesets.base import BuildError, Catalogue, Report
+from catalogue.rulesets.base import BuildError, Catalogue, Linked, Report
 
 from .models import Build
 
@@ -44,8 +44,12 @@ def decode(raw: bytes | str) -> Any:
         raise BuildError([{"path": "(document)", "message": "JSON nested too deeply to be a build"}]) from None
 
 
-def check(document: Any) -> Checked:
-    """Parse, resolve against the pinned pack and validate; BuildError when unreadable."""
+def check(document: Any, depth: int = 2) -> Checked:
+    """Parse, resolve against the pinned pack and validate; BuildError when unreadable.
+
+    Saved builds this one names (an Anvil's Pilot, a squad's Anvils, its opponent) are checked too,
+    `depth` levels down, so a squad sees each Anvil's Pilot but never loops.
+    """
     if not isinstance(document, dict):
         raise BuildError([{"path": "(document)", "message": "a build is a JSON object"}])
     ruleset = document.get("ruleset")
@@ -57,8 +61,29 @@ def check(document: Any) -> Checked:
     catalogue = catalogue_by_ref(build.pack)
     if catalogue is None:
         raise BuildError([{"path": "pack", "message": f"pack {build.pack} is not loaded here"}])
-    report = module.validate(build, catalogue)
+    report = module.validate(build, catalogue, linked(module.links(build), depth))
     return Checked(build.model_dump(mode="json", exclude_defaults=False), module, catalogue, report)
+
+
+def linked(share_ids: list[str], depth: int) -> dict[str, Linked | None]:
+    """The named saved builds, checked; None for one that no longer exists (it was deleted)."""
+    if not share_ids or depth <= 0:
+        return {}
+    found = {b.share_id: b for b in Build.objects.filter(share_id__in=set(share_ids))}
+    result: dict[str, Linked | None] = {}
+    for share_id in share_ids:
+        build = found.get(share_id)
+        if build is None:
+            result[share_id] = None
+            continue
+        try:
+            report = check(build.document, depth - 1).report
+        except BuildError:
+            # A saved build that stopped reading (say its pack was removed) counts as missing.
+            result[share_id] = None
+            continue
+        result[share_id] = Linked(share_id, build.kind, build.name, build.document, report)
+    return result
 
 
 def create(checked: Checked, forked_from: Build | None = None) -> Build:
@@ -73,6 +98,7 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
     doc = checked.document
     if doc["ruleset"] != build.ruleset or doc["kind"] != build.kind:
         raise BuildError([{"path": "ruleset", "message": "a build cannot change its ruleset or kind"}])
+    checked.module.check_update(build.document, doc)
     with transaction.atomic():
         changed = Build.objects.filter(pk=build.pk, version=based_on).update(
             name=doc["name"], pack_ref=doc["pack"], document=doc, legal=checked.report.legal,

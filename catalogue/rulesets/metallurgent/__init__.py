@@ -46,6 +46,15 @@ def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] 
     return report
 
 
+def check_update(old: dict[str, Any], new: dict[str, Any]) -> None:
+    """A saved Pilot's history only grows: the Spec stays (M-R96) and paid prices stand (M-R101, M-R104)."""
+    if new["kind"] == "pilot":
+        before = old.get("history", [])
+        if new.get("history", [])[: len(before)] != before:
+            raise BuildError([{"path": "history", "message": "a Pilot's history can only be added to, "
+                                                             "not rewritten (M-R96, M-R101)"}])
+
+
 def example_build(example: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
     """A pack's example as a full build document; it must read against the pack's own items."""
     kind = example.get("kind", "anvil")
