@@ -5,15 +5,43 @@ the workbench, so both paths go through `document_from_post` and `workbench`.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from catalogue.rulesets.base import BuildError, Catalogue, Report, display_value, flatten, stat_label
-from catalogue.rulesets.metallurgent.rules import CHASSIS_ABILITIES, Anvil, Mounted, issues_for, parse, resolve
+from django.shortcuts import render as render_template
+from django_htmx.http import trigger_client_event
+
+from catalogue.rulesets.base import (
+    BuildError,
+    Catalogue,
+    Report,
+    display_value,
+    flatten,
+    stat_label,
+)
+from catalogue.rulesets.metallurgent.rules import (
+    CHASSIS_ABILITIES,
+    Anvil,
+    Mounted,
+    issues_for,
+    parse,
+    resolve,
+)
 from catalogue.rulesets.metallurgent.schema import (
-    EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, GearEntry, Weapon,
+    EQUIPMENT_TYPE_LABELS,
+    SLOT_CATEGORIES,
+    SLOT_LABELS,
+    SLOTS,
+    GearEntry,
+    Weapon,
 )
 
+from .session import mine
+
 MOUNTS = ("core", "left_arm", "right_arm")
+SHARE_TEMPLATE = "builder/metallurgent/share.html"
+SHEET_TEMPLATE = "pdf/_anvil_body.html"
+SHARE_ID_IN_TEXT = re.compile(r"(?:/s/)?([A-Za-z0-9_-]{4,32})/?(?:\.(?:json|pdf))?$")
 TASKS = ("vanguard", "sniper", "recon", "defender", "artillerist", "commander")
 MAX_FORM_GEAR = 48
 
@@ -25,7 +53,8 @@ def _int(value: str, path: str) -> int:
         raise BuildError([{"path": path, "message": f"expected a whole number, got {value!r}"}]) from None
 
 
-def document_from_post(post, pack_ref: str) -> dict[str, Any]:
+def document_from_post(post, pack_ref: str, catalogue: Catalogue | None = None, request=None,
+                       notices: list | None = None) -> dict[str, Any]:
     """The build document a builder form describes, with its add / remove / move actions applied."""
     count = _int(post.get("gear-count", "0"), "gear-count")
     if not 0 <= count <= MAX_FORM_GEAR:
@@ -57,7 +86,55 @@ def document_from_post(post, pack_ref: str) -> dict[str, Any]:
         "notes": post.get("notes", ""),
         "parts": {slot: post.get(f"part-{slot}") or None for slot in SLOTS},
         "gear": gear,
+        "pilot": share_id_from(post.get("pilot", "")),
     }
+
+
+def share_id_from(text: str) -> str | None:
+    """A share id from a pasted share link or a bare id; blank means none."""
+    text = text.strip()
+    if not text:
+        return None
+    found = SHARE_ID_IN_TEXT.search(text)
+    if found is None:
+        raise BuildError([{"path": "pilot", "message": f"{text[:60]!r} is not a share link"}])
+    return found.group(1)
+
+
+def blank(pack_ref: str) -> dict[str, Any]:
+    return {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "anvil", "pack": pack_ref,
+            "name": "New Anvil"}
+
+
+def render(request, checked, status: int = 200, **extra):
+    """The builder in the shape the request asked for.
+
+    htmx value edits get `view=live` (issues, bars, stats) and are told to refresh the pickers,
+    which come back as `view=pickers`; everything else gets the whole workbench or page.
+    """
+    view = request.POST.get("view") if request.htmx and request.method == "POST" else None
+    if view == "live":
+        context = live(checked.document, checked.catalogue, checked.report)
+        template = "builder/metallurgent/_live.html"
+    elif view == "pickers":
+        context = pickers(live(checked.document, checked.catalogue, checked.report), checked.catalogue)
+        template = "builder/metallurgent/_pickers.html"
+    else:
+        context = workbench(checked.document, checked.catalogue, checked.report)
+        context["my_pilots"] = mine(request, "pilot")
+        context["pilot_is_mine"] = any(p.share_id == checked.document.get("pilot") for p in context["my_pilots"])
+        template = "builder/metallurgent/_workbench.html" if request.htmx else "builder/metallurgent/anvil.html"
+    response = render_template(request, template, {**context, **extra}, status=status)
+    if view == "live":
+        trigger_client_event(response, "pickers-stale", after="settle")
+    return response
+
+
+def share_context(checked) -> dict[str, Any]:
+    return workbench(checked.document, checked.catalogue, checked.report)
+
+
+sheet_context = share_context
 
 
 def summary(category: str, item: Any) -> str:

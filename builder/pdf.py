@@ -1,19 +1,21 @@
-"""The printable Anvil sheet: the share page's data through a print template and WeasyPrint."""
+"""Printable sheets: an Anvil, a Pilot, or a whole squad (a cover page, then every Anvil and Pilot sheet)."""
 from __future__ import annotations
+
+from typing import Callable
 
 import segno
 from django.template.loader import render_to_string
 from django.utils import timezone
 from weasyprint import HTML
 
-from . import anvil
+from . import anvil, pilot, squad, store
+from .models import Build
+
+MAX_BOXES = 60
 
 
 def qr_data_uri(url: str) -> str:
     return segno.make(url, error="m").svg_data_uri(scale=3, border=1)
-
-
-MAX_BOXES = 60
 
 
 def trackers(context: dict) -> list[dict]:
@@ -33,12 +35,50 @@ def trackers(context: dict) -> list[dict]:
             for label, count, note, limit in rows]
 
 
-def render_sheet(build, checked, paper: str, share_url: str) -> bytes:
-    workbench = anvil.workbench(checked.document, checked.catalogue, checked.report)
-    context = {
-        **workbench, "trackers": trackers(workbench),
-        "build": build, "paper": paper, "share_url": share_url, "qr": qr_data_uri(share_url),
-        "pack": checked.catalogue, "printed_at": timezone.now(),
-    }
-    html = render_to_string("pdf/anvil_sheet.html", context)
+def anvil_section(build: Build, checked, share_url: str) -> str:
+    context = anvil.sheet_context(checked)
+    context.update(build=build, share_url=share_url, qr=qr_data_uri(share_url), pack=checked.catalogue,
+                   trackers=trackers(context))
+    return render_to_string(anvil.SHEET_TEMPLATE, context)
+
+
+def pilot_section(build: Build, checked, share_url: str) -> str:
+    context = pilot.sheet_context(checked)
+    items = checked.catalogue.items
+    context.update(build=build, share_url=share_url, qr=qr_data_uri(share_url), pack=checked.catalogue,
+                   lifepath=items.get(checked.document.get("lifepath") or ""),
+                   profession=items.get(checked.document.get("profession") or ""))
+    return render_to_string(pilot.SHEET_TEMPLATE, context)
+
+
+def squad_sections(build: Build, checked, share_url: str, url_for: Callable[[Build], str]) -> list[str]:
+    context = squad.context(checked)
+    units = [u for p in context["platoons"] for u in p["units"]]
+    conventional = {u["ref"]: checked.catalogue.items[u["ref"]] for u in units if u["kind"] == "unit"}
+    context.update(build=build, share_url=share_url, qr=qr_data_uri(share_url), conventional=conventional.values(),
+                   by_initiative=sorted(context["platoons"], key=lambda p: -(p["initiative"] or -99)))
+    sections = [render_to_string("pdf/_squad_cover.html", context)]
+    anvils = Build.objects.in_bulk([u["ref"] for u in units if u["kind"] == "anvil"], field_name="share_id")
+    pilots_done = set()
+    for ref in dict.fromkeys(u["ref"] for u in units if u["kind"] == "anvil"):
+        member = anvils[ref]
+        sections.append(anvil_section(member, store.check(member.document), url_for(member)))
+        pilot_ref = member.document.get("pilot")
+        crew = Build.objects.filter(share_id=pilot_ref, kind="pilot").first() if pilot_ref else None
+        if crew is not None and crew.share_id not in pilots_done:
+            pilots_done.add(crew.share_id)
+            sections.append(pilot_section(crew, store.check(crew.document), url_for(crew)))
+    return sections
+
+
+def render_pdf(build: Build, paper: str, share_url: str, url_for: Callable[[Build], str]) -> bytes:
+    checked = store.check(build.document)
+    if build.kind == "squad":
+        sections = squad_sections(build, checked, share_url, url_for)
+    elif build.kind == "pilot":
+        sections = [pilot_section(build, checked, share_url)]
+    else:
+        sections = [anvil_section(build, checked, share_url)]
+    html = render_to_string("pdf/document.html", {"sections": sections, "paper": paper, "title": build.name,
+                                                  "printed_at": timezone.now()})
     return HTML(string=html).write_pdf()

@@ -110,7 +110,35 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
     return build
 
 
-def copy(source: Build) -> Build:
-    """A new build from another (duplicate, or fork from a share link), named as a copy."""
-    name = source.name if source.name.endswith("(copy)") else f"{source.name} (copy)"
-    return create(check({**source.document, "name": name[:80]}), forked_from=source)
+def copy(source: Build, deep: bool = False) -> Build:
+    """A new build from another, named as a copy.
+
+    A deep copy (taking someone's shared build) also copies the saved builds it names, so the copy
+    never changes when the original's owner edits theirs: a squad's Anvils, an Anvil's Pilot.
+    """
+    with transaction.atomic():
+        document = dict(source.document)
+        if deep:
+            document = _copy_links(document)
+        name = source.name if source.name.endswith("(copy)") else f"{source.name} (copy)"
+        return create(check({**document, "name": name[:80]}), forked_from=source)
+
+
+def _copy_links(document: dict[str, Any]) -> dict[str, Any]:
+    copies: dict[str, str] = {}
+
+    def copied(share_id: str) -> str:
+        if share_id not in copies:
+            original = Build.objects.filter(share_id=share_id).first()
+            # A deleted build stays a dangling reference: the copy says it is missing, as the original does.
+            copies[share_id] = copy(original, deep=True).share_id if original else share_id
+        return copies[share_id]
+
+    if document.get("pilot"):
+        document["pilot"] = copied(document["pilot"])
+    if document.get("kind") == "squad":
+        document["platoons"] = [
+            {**platoon, "members": [{"build": copied(m["build"])} if m.get("build") else m
+                                    for m in platoon["members"]]}
+            for platoon in document.get("platoons", [])]
+    return document

@@ -1,4 +1,8 @@
-"""Pages: home, the Anvil builder (new and saved), share pages, import, and the PDF sheet."""
+"""Pages: home, the builders (new and saved), share pages, copies, import, and the PDF sheets.
+
+Every kind of build (Anvil, Pilot, Squad) has a page module with the same few functions; saving,
+sharing, copying, importing and printing are one code path for all of them.
+"""
 from __future__ import annotations
 
 import json
@@ -9,34 +13,28 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect
 
-from catalogue.loader import latest_pack
+from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.rulesets import ACTIVE, PLANNED
 from catalogue.rulesets.base import BuildError
 
-from . import anvil, store
+from . import anvil, pilot, squad, store
 from .models import Build
-from .pdf import render_sheet
+from .pdf import render_pdf
+from .session import forget, mine, remember
 
-REMEMBERED_BUILDS = 50
-
-
-def remember(request, build: Build) -> None:
-    """Builds opened on this browser are listed on its home page (no accounts needed)."""
-    tokens = request.session.get("builds", [])
-    if tokens[:1] != [build.edit_token]:  # unchanged lists are not rewritten on every edit
-        others = [t for t in tokens if t != build.edit_token]
-        request.session["builds"] = [build.edit_token] + others[: REMEMBERED_BUILDS - 1]
+PAGES = {("metallurgent", "anvil"): anvil, ("metallurgent", "pilot"): pilot, ("metallurgent", "squad"): squad}
 
 
-def forget(request, build: Build) -> None:
-    request.session["builds"] = [t for t in request.session.get("builds", []) if t != build.edit_token]
+def page_for(ruleset: str, kind: str):
+    page = PAGES.get((ruleset, kind))
+    if page is None:
+        raise Http404("No such ruleset or kind")
+    return page
 
 
 def home(request):
-    tokens = request.session.get("builds", [])
-    mine = sorted(Build.objects.filter(edit_token__in=tokens), key=lambda b: tokens.index(b.edit_token))
     pack = latest_pack("metallurgent")
     examples = []
     if pack is not None:
@@ -44,37 +42,9 @@ def home(request):
             examples.append({"index": index, "name": example["name"], "task": example.get("task") or "",
                              "notes": example.get("notes", "")})
     return render(request, "home.html", {
-        "active": list(ACTIVE.values()), "planned": PLANNED, "mine": mine, "examples": examples, "pack": pack,
+        "active": list(ACTIVE.values()), "planned": PLANNED, "mine": mine(request), "examples": examples,
+        "pack": pack,
     })
-
-
-def _module(ruleset: str, kind: str):
-    module = ACTIVE.get(ruleset)
-    if module is None or kind not in module.KINDS:
-        raise Http404("No such ruleset or kind")
-    return module
-
-
-def _render_builder(request, checked, status: int = 200, **extra):
-    """The builder in the shape the request asked for.
-
-    htmx value edits get `view=live` (issues, bars, stats) and are told to refresh the pickers,
-    which come back as `view=pickers`; everything else gets the whole workbench or page.
-    """
-    view = request.POST.get("view") if request.htmx and request.method == "POST" else None
-    if view == "live":
-        context = anvil.live(checked.document, checked.catalogue, checked.report)
-        template = "builder/metallurgent/_live.html"
-    elif view == "pickers":
-        context = anvil.pickers(anvil.live(checked.document, checked.catalogue, checked.report), checked.catalogue)
-        template = "builder/metallurgent/_pickers.html"
-    else:
-        context = anvil.workbench(checked.document, checked.catalogue, checked.report)
-        template = "builder/metallurgent/_workbench.html" if request.htmx else "builder/metallurgent/anvil.html"
-    response = render(request, template, {**context, **extra}, status=status)
-    if view == "live":
-        trigger_client_event(response, "pickers-stale", after="settle")
-    return response
 
 
 def _bad_input(request, error: BuildError):
@@ -82,45 +52,56 @@ def _bad_input(request, error: BuildError):
     return render(request, "bad_input.html", {"problems": error.problems}, status=422)
 
 
+def _redirect(request, url: str):
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
 def new_build(request, ruleset: str, kind: str):
-    _module(ruleset, kind)
-    pack = latest_pack(ruleset)
+    page = page_for(ruleset, kind)
+    pack = latest_pack(ruleset, kind)
     if pack is None:
-        raise Http404("No pack loaded for this ruleset; run `python manage.py load_catalogue`.")
+        raise Http404("No pack loaded for this kind of build; run `python manage.py load_catalogue`.")
     if request.method == "GET":
-        document = {"format": "hardpoint.build/1", "ruleset": ruleset, "kind": kind, "pack": pack.ref,
-                    "name": "New Anvil"}
+        document = page.blank(pack.ref)
         example = request.GET.get("example")
         if example is not None:
             try:
                 document = dict(pack.examples[int(example)])
             except (ValueError, IndexError):
                 raise Http404("No such example") from None
-        return _render_builder(request, store.check(document), build=None)
+        return page.render(request, store.check(document), build=None)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
+    notices: list[str] = []
     try:
-        checked = store.check(anvil.document_from_post(request.POST, request.POST.get("pack", pack.ref)))
+        pack_ref = request.POST.get("pack", pack.ref)
+        catalogue = catalogue_by_ref(pack_ref)
+        if catalogue is None:
+            raise BuildError([{"path": "pack", "message": f"pack {pack_ref[:60]} is not loaded here"}])
+        checked = store.check(page.document_from_post(request.POST, pack_ref, catalogue, request, notices))
     except BuildError as error:
         return _bad_input(request, error)
     if request.POST.get("action") == "save":
         build = store.create(checked)
         remember(request, build)
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
-        url = build.get_absolute_url()
-        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    return _render_builder(request, checked, build=None, dirty=True)
+        return _redirect(request, build.get_absolute_url())
+    return page.render(request, checked, build=None, dirty=True, notices=notices)
 
 
 def edit_build(request, token: str):
     build = get_object_or_404(Build, edit_token=token)
-    remember(request, build)
+    page = page_for(build.ruleset, build.kind)
     if request.method == "GET":
-        return _render_builder(request, store.check(build.document), build=build)
+        remember(request, build)
+        return page.render(request, store.check(build.document), build=build)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
+    notices: list[str] = []
     try:
-        checked = store.check(anvil.document_from_post(request.POST, build.pack_ref))
+        document = page.document_from_post(request.POST, build.pack_ref, catalogue_by_ref(build.pack_ref),
+                                           request, notices)
+        checked = store.check(document)
         based_on = int(request.POST.get("version", "0"))
     except ValueError as error:
         return _bad_input(request, error if isinstance(error, BuildError)
@@ -131,16 +112,19 @@ def edit_build(request, token: str):
         copy = store.create(checked, forked_from=build)
         remember(request, copy)
         messages.success(request, f"Saved your version as a new build, “{copy.name}”.")
-        return HttpResponseClientRedirect(copy.get_absolute_url()) if request.htmx else redirect(copy)
+        return _redirect(request, copy.get_absolute_url())
     if action == "save":
         try:
             build = store.update(build, checked, based_on)
         except store.StaleVersion as stale:
-            return _render_builder(request, checked, status=409, build=build, conflict=stale.current,
-                                   dirty=True, form_version=based_on)
-        return _render_builder(request, checked, build=build, saved=True)
-    return _render_builder(request, checked, build=build, form_version=based_on,
-                           dirty=checked.document != build.document)
+            return page.render(request, checked, status=409, build=build, conflict=stale.current, dirty=True,
+                               form_version=based_on, notices=notices)
+        except BuildError as error:
+            return _bad_input(request, error)
+        remember(request, build)
+        return page.render(request, checked, build=build, saved=True, notices=notices)
+    return page.render(request, checked, build=build, form_version=based_on, notices=notices,
+                       dirty=checked.document != build.document)
 
 
 @require_POST
@@ -163,11 +147,10 @@ def delete_build(request, token: str):
 
 def share(request, share_id: str):
     build = get_object_or_404(Build, share_id=share_id)
+    page = page_for(build.ruleset, build.kind)
     checked = store.check(build.document)
-    return render(request, "builder/metallurgent/share.html", {
-        **anvil.workbench(checked.document, checked.catalogue, checked.report), "build": build,
-        "pack": checked.catalogue,
-    })
+    return render(request, page.SHARE_TEMPLATE, {**page.share_context(checked), "build": build,
+                                                 "pack": checked.catalogue})
 
 
 def share_json(request, share_id: str):
@@ -183,8 +166,8 @@ def share_pdf(request, share_id: str):
     paper = request.GET.get("paper", "a4")
     if paper not in ("a4", "letter"):
         return HttpResponse("paper must be a4 or letter", status=400, content_type="text/plain")
-    checked = store.check(build.document)
-    pdf = render_sheet(build, checked, paper, request.build_absolute_uri(build.share_url()))
+    pdf = render_pdf(build, paper, request.build_absolute_uri(build.share_url()),
+                     lambda b: request.build_absolute_uri(b.share_url()))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{_filename(build)}.pdf"'
     return response
@@ -192,13 +175,13 @@ def share_pdf(request, share_id: str):
 
 def _filename(build: Build) -> str:
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in build.name).strip("-")
-    return safe or "anvil"
+    return safe or build.kind
 
 
 @require_POST
 def fork(request, share_id: str):
     source = get_object_or_404(Build, share_id=share_id)
-    copy = store.copy(source)
+    copy = store.copy(source, deep=True)
     remember(request, copy)
     messages.success(request, f"Copied “{source.name}” to your builds. This is your copy's edit link.")
     return redirect(copy)
