@@ -1,0 +1,222 @@
+"""Pilot and squad pages, links between builds, copies, the squad PDF, and bad input on the new forms."""
+import io
+import json
+import subprocess
+
+import pytest
+
+from builder import store
+from builder.models import Build
+from catalogue.loader import latest_pack
+
+pytestmark = pytest.mark.django_db
+
+NEW_PILOT, NEW_SQUAD = "/new/metallurgent/pilot/", "/new/metallurgent/squad/"
+
+
+def pilot_form(**overrides):
+    data = {"pack": "metallurgent-pilots@1.0.0", "name": "Vesna", "xp": "30", "mettle": "6", "history": "[]",
+            "saved-history": "0"}
+    data.update(overrides)
+    return data
+
+
+def squad_form(platoons, **overrides):
+    data = {"pack": "metallurgent-units@1.0.0", "name": "Red Force", "platoon-count": str(len(platoons))}
+    for i, members in enumerate(platoons):
+        data[f"platoon-{i}-name"] = f"Platoon {i + 1}"
+        data[f"platoon-{i}-count"] = str(len(members))
+        for j, member in enumerate(members):
+            data[f"platoon-{i}-member-{j}"] = member
+    data.update(overrides)
+    return data
+
+
+def saved(build_kind, **document):
+    base = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": build_kind}
+    return store.create(store.check({**base, **document}))
+
+
+@pytest.fixture
+def vanguard(packs):
+    return dict(latest_pack("metallurgent").examples[0])
+
+
+# --- pilots ---------------------------------------------------------------------------------------
+
+def test_new_pilot_page_shows_trees_pools_and_sp(client, packs):
+    html = client.get(NEW_PILOT).content.decode()
+    for text in ("Skill trees", "Dice pools", "Skill Points", "Battlemaster", "Lightning Strike", "Lifepath"):
+        assert text in html
+
+
+def test_choosing_a_spec_and_buying_off_spec_shows_the_markup(client, packs):
+    chosen = client.post(NEW_PILOT, pilot_form(specialisation="guardian"))
+    history = json.loads(chosen.context["history_json"])
+    assert history == [{"specialise": "guardian"}]
+    bought = client.post(NEW_PILOT, pilot_form(history=json.dumps(history), action="learn:bm-lightning-strike"))
+    html = bought.content.decode()
+    assert json.loads(bought.context["history_json"])[-1] == {"learn": "bm-lightning-strike", "paid": 3}
+    assert "×1.5" in html and bought.context["stats"]["sp_spent"].value == 3
+
+
+def test_undo_removes_only_unsaved_events(client, packs):
+    history = [{"specialise": "guardian"}, {"learn": "gd-brace-for-impact", "paid": 1}]
+    undone = client.post(NEW_PILOT, pilot_form(history=json.dumps(history), action="undo", **{"saved-history": "1"}))
+    assert json.loads(undone.context["history_json"]) == history[:1]
+    kept = client.post(NEW_PILOT, pilot_form(history=json.dumps(history[:1]), action="undo", **{"saved-history": "1"}))
+    assert json.loads(kept.context["history_json"]) == history[:1]
+
+
+def test_saved_pilot_history_cannot_be_rewritten(client, packs):
+    build = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Vesna", xp=30,
+                  history=[{"specialise": "guardian"}])
+    rewritten = {**build.document, "history": [{"specialise": "scout"}]}
+    response = client.put(f"/api/builds/{build.edit_token}", {"version": 1, "build": rewritten},
+                          content_type="application/json")
+    assert response.status_code == 422 and "history" in response.json()["problems"][0]["path"]
+    grown = {**build.document, "history": build.document["history"] + [{"learn": "gd-brace-for-impact", "paid": 1}]}
+    assert client.put(f"/api/builds/{build.edit_token}", {"version": 1, "build": grown},
+                      content_type="application/json").status_code == 200
+
+
+def test_pilot_bad_input_is_422_and_nothing_saved(client, packs):
+    for bad in ({"history": "{not json"}, {"history": '"a string"'}, {"action": "learn:no-such-skill"},
+                {"xp": "lots"}, {"history": json.dumps([{"learn": "gd-brace-for-impact"}])},
+                {"name": "<img src=x>"}, {"lifepath": "nimbus-core"}):
+        response = client.post(NEW_PILOT, pilot_form(**{"action": "save", **bad}))
+        assert response.status_code == 422, bad
+    assert Build.objects.count() == 0
+
+
+# --- an Anvil's Pilot -------------------------------------------------------------------------------
+
+def test_anvil_names_its_pilot_and_the_sheet_shows_it(client, vanguard, tmp_path):
+    crew = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Vesna Orlova", xp=30,
+                 history=[{"specialise": "guardian"}, {"learn": "bm-lightning-strike", "paid": 3}])
+    anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
+    checked = store.check(anvil.document)
+    assert checked.report.detail["pilot"]["name"] == "Vesna Orlova"
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(client.get(f"/s/{anvil.share_id}.pdf").content)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Vesna Orlova" in text and "Lightning Strike" in text and "Guardian" in text
+
+
+def test_anvil_with_a_deleted_pilot_still_opens(client, vanguard):
+    crew = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Gone")
+    anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
+    crew.delete()
+    response = client.get(f"/s/{anvil.share_id}/")
+    assert response.status_code == 200 and "no longer exists" in response.content.decode()
+
+
+# --- squads -----------------------------------------------------------------------------------------
+
+def test_squad_from_units_and_a_saved_anvil(client, vanguard):
+    anvil = saved("anvil", **vanguard)
+    response = client.post(NEW_SQUAD, squad_form([[f"build:{anvil.share_id}"], ["unit:t-72b-mbt", "unit:m60a3-mbt"]],
+                                                 action="save"))
+    squad = Build.objects.get(kind="squad")
+    assert response["Location"] == f"/b/{squad.edit_token}/"
+    page = client.get(f"/b/{squad.edit_token}/").content.decode()
+    assert "Hailwall Vanguard" in page and "T-72B main battle tank" in page and "ceil((6 + 5) / 2)" in page
+
+
+def test_squad_search_adds_by_name_and_says_when_nothing_matches(client, packs):
+    found = client.post(NEW_SQUAD, squad_form([[]], **{"add-0": "T-72B main battle tank"}))
+    assert "T-72B main battle tank" in found.content.decode() and found.status_code == 200
+    missing = client.post(NEW_SQUAD, squad_form([[]], **{"add-0": "Zeppelin"}))
+    assert "Nothing matches" in missing.content.decode()
+
+
+def test_squad_platoon_actions(client, packs):
+    form = squad_form([["unit:rifle-squad"], ["unit:t-72b-mbt"]])
+    moved_up = client.post(NEW_SQUAD, {**form, "action": "up:1"}).context["document"]["platoons"]
+    assert [m["unit"] for m in moved_up[0]["members"]] == ["t-72b-mbt"]
+    added = client.post(NEW_SQUAD, {**form, "action": "add-platoon"}).context["document"]["platoons"]
+    assert len(added) == 3
+    moved = client.post(NEW_SQUAD, {**form, "platoon-0-member-0-to": "1"}).context["document"]["platoons"]
+    assert moved[0]["members"] == [] and len(moved[1]["members"]) == 2
+
+
+def test_squad_with_a_deleted_anvil_still_opens_and_names_it(client, vanguard):
+    anvil = saved("anvil", **vanguard)
+    squad = saved("squad", pack="metallurgent-units@1.0.0", name="Blue",
+                  platoons=[{"name": "Alpha", "members": [{"build": anvil.share_id}]}])
+    anvil.delete()
+    for url in (f"/s/{squad.share_id}/", f"/b/{squad.edit_token}/"):
+        html = client.get(url).content.decode()
+        assert f"missing build {anvil.share_id}" in html and "no longer exists" in html
+    assert client.get(f"/s/{squad.share_id}.pdf").status_code == 200
+
+
+def test_copy_squad_forks_every_anvil_and_pilot(client, vanguard):
+    crew = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Vesna")
+    anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
+    squad = saved("squad", pack="metallurgent-units@1.0.0", name="Blue",
+                  platoons=[{"name": "Alpha", "members": [{"build": anvil.share_id}]},
+                            {"name": "Bravo", "members": [{"unit": "rifle-squad"}]}])
+    response = client.__class__().post(f"/s/{squad.share_id}/copy")
+    copy = Build.objects.get(kind="squad", name="Blue (copy)")
+    assert response["Location"] == f"/b/{copy.edit_token}/"
+    anvil_copy = Build.objects.get(share_id=copy.document["platoons"][0]["members"][0]["build"])
+    assert anvil_copy.pk != anvil.pk and anvil_copy.forked_from == anvil
+    assert anvil_copy.document["pilot"] != crew.share_id
+    assert Build.objects.get(share_id=anvil_copy.document["pilot"]).forked_from == crew
+    assert [m["unit"] for m in copy.document["platoons"][1]["members"]] == ["rifle-squad"]
+
+
+def test_squad_pdf_has_a_cover_then_every_anvil_and_pilot(client, vanguard, tmp_path):
+    crew = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Vesna Orlova")
+    anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
+    squad = saved("squad", pack="metallurgent-units@1.0.0", name="Blue Force",
+                  platoons=[{"name": "Alpha", "members": [{"build": anvil.share_id}]},
+                            {"name": "Bravo", "members": [{"unit": "t-72b-mbt"}, {"unit": "m60a3-mbt"}]}])
+    path = tmp_path / "squad.pdf"
+    path.write_bytes(client.get(f"/s/{squad.share_id}.pdf").content)
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    pages = text.split("\f")
+    assert "ROSTER" in pages[0] and "INITIATIVE ORDER" in pages[0] and "T-72B main battle tank" in pages[0]
+    assert any("Hailwall Vanguard" in p and "TRACKERS" in p for p in pages[1:])
+    assert any("Vesna Orlova" in p and "DICE POOLS" in p for p in pages[1:])
+    assert squad.edit_token not in text and anvil.edit_token not in text
+
+
+def test_squad_json_export_and_import(client, vanguard):
+    squad = saved("squad", pack="metallurgent-units@1.0.0", name="Blue",
+                  platoons=[{"name": "Alpha", "members": [{"unit": "rifle-squad"}]}])
+    exported = client.get(f"/s/{squad.share_id}.json").content
+    assert json.loads(exported)["kind"] == "squad"
+    upload = io.BytesIO(exported)
+    upload.name = "squad.json"
+    client.post("/import/", {"file": upload})
+    assert Build.objects.filter(kind="squad").count() == 2
+
+
+def test_squad_api_create_read_and_stale_update(client, packs):
+    document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
+                "pack": "metallurgent-units@1.0.0", "name": "API Squad",
+                "platoons": [{"name": "A", "members": [{"unit": "t-72b-mbt"}]}]}
+    created = client.post("/api/builds", document, content_type="application/json").json()
+    read = client.get(f"/api/builds/{created['share_id']}").json()
+    assert read["report"]["detail"]["platoons"][0]["initiative"] == 6
+    first = client.put(f"/api/builds/{created['edit_token']}", {"version": 1, "build": {**document, "name": "B"}},
+                       content_type="application/json")
+    stale = client.put(f"/api/builds/{created['edit_token']}", {"version": 1, "build": {**document, "name": "C"}},
+                       content_type="application/json")
+    assert first.status_code == 200 and stale.status_code == 409
+    assert Build.objects.get().name == "B"
+
+
+def test_squad_bad_input_is_4xx_and_nothing_saved(client, packs):
+    for bad in ({"platoon-0-member-0": "tank:t-72b"}, {"platoon-count": "999"}, {"platoon-0-count": "x"},
+                {"platoon-0-member-0": "unit:no-such-unit"}, {"opponent": "not a link!"}, {"name": "<b>x</b>"}):
+        response = client.post(NEW_SQUAD, squad_form([["unit:rifle-squad"]], action="save", **bad))
+        assert response.status_code == 422, bad
+    document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
+                "pack": "metallurgent-units@1.0.0", "name": "X", "platoons": [{"name": "A", "members": [{}]}]}
+    assert client.post("/api/builds", document, content_type="application/json").status_code == 422
+    document["platoons"] = [{"name": "A", "members": [{"build": "abc", "unit": "rifle-squad"}]}]
+    assert client.post("/api/builds", document, content_type="application/json").status_code == 422
+    assert Build.objects.count() == 0
