@@ -55,8 +55,7 @@ def squad_sections(build: Build, checked, share_url: str, url_for: Callable[[Bui
     context = squad.context(checked)
     units = [u for p in context["platoons"] for u in p["units"]]
     conventional = {u["ref"]: checked.catalogue.items[u["ref"]] for u in units if u["kind"] == "unit"}
-    context.update(build=build, share_url=share_url, qr=qr_data_uri(share_url), conventional=conventional.values(),
-                   by_initiative=sorted(context["platoons"], key=lambda p: -(p["initiative"] or -99)))
+    context.update(build=build, share_url=share_url, qr=qr_data_uri(share_url), conventional=conventional.values())
     sections = [render_to_string("pdf/_squad_cover.html", context)]
     anvils = Build.objects.in_bulk([u["ref"] for u in units if u["kind"] == "anvil"], field_name="share_id")
     pilots_done = set()

@@ -119,11 +119,14 @@ def context(checked) -> dict[str, Any]:
             unit["member"] = f"{'build' if unit['kind'] != 'unit' else 'unit'}:{unit['ref']}"
             unit["anchor"] = anchor(unit["path"])
             unit["issues"] = report.issues_at(unit["path"])
+            unit["item"] = checked.catalogue.items.get(unit["ref"]) if unit["kind"] == "unit" else None
         platoon["issues"] = report.issues_at(f"platoons[{platoon['index']}]")
         platoon["meter"] = next(m for m in report.meters if m.key == f"platoon_{platoon['index']}_slots")
     squad_issues = [i for i in report.issues if not i.path.startswith("platoons[")]
     issue_links = [{"issue": i, "anchor": anchor(i.path)} for i in report.issues]
+    by_initiative = sorted((p for p in platoons if p["initiative"] is not None), key=lambda p: -p["initiative"])
     return {"document": checked.document, "report": report, "platoons": platoons, "squad_issues": squad_issues,
+            "by_initiative": by_initiative,
             "issue_links": issue_links,
             "units": checked.catalogue.of("conventional_unit"), "stats": report.stats,
             "turn_order": report.detail.get("turn_order"), "opponent_name": report.detail.get("opponent")}

@@ -315,3 +315,43 @@ def test_catalogue_page_renders(page):
     page.goto("/catalogue/metallurgent/?category=weapon")
     expect(page.get_by_text("Hailstone Assault Rifle").first).to_be_visible()
     shot(page, "catalogue")
+
+
+def test_pilot_skill_off_spec_into_anvil_into_squad_shared(page, new_context):
+    page.goto("/new/metallurgent/pilot/")
+    edit(page, lambda: (page.fill("#xp", "30"), page.press("#xp", "Tab")), 1)
+    edit(page, lambda: page.select_option("#specialisation", "guardian"), 1)
+    expect(page.locator("#spec-locked")).to_have_text("Guardian")
+    page.locator("#spec-battlemaster summary").click()
+    lightning = page.locator("#skill-bm-lightning-strike")
+    expect(lightning.locator(".price")).to_contain_text("3 SP")
+    expect(lightning.locator(".price .badge")).to_have_text("×1.5")
+    edit(page, lambda: lightning.get_by_role("button", name="Learn for 3 SP").click(), 1)
+    expect(page.locator("#skill-bm-lightning-strike.held")).to_have_count(1)
+    expect(page.locator("[data-stat=sp_spent]")).to_have_text("3")
+    page.get_by_role("button", name="Save and get links").click()  # saving a new build navigates
+    expect(page).to_have_url(EDIT_URL)
+
+    page.goto(f"{NEW_ANVIL}?example=0")
+    edit(page, lambda: page.select_option("#pilot", label="New Pilot"), 2)
+    page.get_by_role("button", name="Save and get links").click()  # saving a new build navigates
+    expect(page).to_have_url(EDIT_URL)
+
+    page.goto("/new/metallurgent/squad/")
+    anvil_choice = page.locator("#squad-candidates option").first.get_attribute("value")
+    assert anvil_choice.startswith("Hailwall Vanguard")
+    edit(page, lambda: (page.fill("#add-0", anvil_choice), page.press("#add-0", "Tab")), 1)
+    swap(page, lambda: page.get_by_role("button", name="+ Add a Platoon").click())
+    edit(page, lambda: (page.fill("#add-1", "T-72B main battle tank"), page.press("#add-1", "Tab")), 1)
+    expect(page.locator("#platoon-1")).to_contain_text("T-72B main battle tank")
+    page.get_by_role("button", name="Save and get links").click()  # saving a new build navigates
+    share = page.locator("a.linkbox").first.get_attribute("href")
+    token = EDIT_URL.search(page.url).group(1)
+
+    friend = new_context().new_page()
+    friend.goto(share)
+    expect(friend.locator("h1")).to_have_text("New Squad")
+    expect(friend.locator("main")).to_contain_text("Hailwall Vanguard")
+    expect(friend.locator("main")).to_contain_text("T-72B main battle tank")
+    assert token not in friend.content()
+    shot(friend, "squad-share")

@@ -91,7 +91,9 @@ def resolve_member(path: str, member, catalogue: Catalogue, linked: dict[str, Li
     return Unit(path, link.name, "anvil", ANVIL_SLOTS, initiative.value if initiative else None,
                 legal=link.report.legal, ref=member.build,
                 commander=document.get("task") == "commander" or bool(link.report.detail.get("command")),
-                detail=f"Anvil · {link.report.stats['chassis'].value if 'chassis' in link.report.stats else ''}")
+                detail=" · ".join(filter(None, [
+                    "Anvil", link.report.stats["chassis"].value if "chassis" in link.report.stats else "",
+                    f"Pilot {link.report.detail['pilot']['name']}" if link.report.detail.get("pilot") else ""])))
 
 
 def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
