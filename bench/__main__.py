@@ -112,7 +112,48 @@ def run() -> int:
     sheet = median_time(lambda: render_pdf(saved, "a4", "http://127.0.0.1:8000/s/x/", lambda b: "x"), 10, warmup=2)
     print(f"3. PDF sheet (A4)                       {fmt(sheet)}   = {sheet / one_line:.1f}x a one-line WeasyPrint "
           f"document ({fmt(one_line)})")
+    squad_bench(catalogue, pack, document, one_line)
     return 0
+
+
+def squad_bench(catalogue, pack, anvil_document, one_line: float) -> None:
+    """A squad of 8 Platoons: 4 with one Anvil each (each with a Pilot), 4 with four conventional units."""
+    import subprocess
+    import tempfile
+
+    from builder import store
+    from builder.pdf import render_pdf
+    from catalogue.loader import latest_pack
+    from catalogue.rulesets.metallurgent import squads
+
+    pilots_ref = latest_pack("metallurgent", "pilot").ref
+    units_pack = latest_pack("metallurgent", "squad")
+    crew = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "pilot",
+                                     "pack": pilots_ref, "name": "Bench Pilot", "xp": 40,
+                                     "history": [{"specialise": "guardian"}]}))
+    anvils = [store.create(store.check({**pack.examples[i], "name": f"Anvil {i}", "pilot": crew.share_id}))
+              for i in range(4)]
+    unit_keys = ["t-72b-mbt", "m60a3-mbt", "bmp-2-ifv", "rifle-squad"]
+    platoons = [{"name": f"Anvil {i}", "members": [{"build": a.share_id}]} for i, a in enumerate(anvils)]
+    platoons += [{"name": f"Armour {i}", "members": [{"unit": k} for k in unit_keys]} for i in range(4)]
+    document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad", "pack": units_pack.ref,
+                "name": "Bench Squad", "platoons": platoons}
+    units = store.catalogue_by_ref(units_pack.ref)
+    linked = store.linked(squads.links(squads.parse(document)), 2)
+    rules_only = median_time(lambda: squads.validate(document, units, linked), 500)
+    end_to_end = median_time(lambda: store.check(document), 100)
+    print(f"4. squad of 8 Platoons (4 Anvils with Pilots + 16 units): squad rules {fmt(rules_only)} (target < 5 ms); "
+          f"with its Anvils and Pilots read and checked from the database {fmt(end_to_end)}")
+    squad = store.create(store.check(document))
+    pdf = render_pdf(squad, "a4", "http://127.0.0.1:8000/s/x/", lambda b: "x")
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as handle:
+        handle.write(pdf)
+        handle.flush()
+        info = subprocess.run(["pdfinfo", handle.name], capture_output=True, text=True).stdout
+    pages = int(next((line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")), "0")) or 1
+    whole = median_time(lambda: render_pdf(squad, "a4", "http://127.0.0.1:8000/s/x/", lambda b: "x"), 3, warmup=1)
+    print(f"5. squad PDF (A4): {pages} pages in {fmt(whole)} = {fmt(whole / pages)} a page "
+          f"({whole / pages / one_line:.0f}x a one-line WeasyPrint document)")
 
 
 if __name__ == "__main__":

@@ -61,3 +61,8 @@ def example_build(example: dict[str, Any], catalogue: Catalogue) -> dict[str, An
     document = {"format": BUILD_FORMAT, "ruleset": KEY, "kind": kind, "pack": catalogue.pack, **example}
     validate(document, catalogue)
     return document
+
+
+# The interface every ruleset folder offers to the registry (catalogue/rulesets/__init__.py).
+__all__ = ["CATEGORIES", "CATEGORY_LABELS", "DATA_DIR", "KEY", "KINDS", "KIND_CATEGORY", "NAME", "TAGLINE",
+           "check_update", "example_build", "links", "parse", "validate"]
