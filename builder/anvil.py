@@ -5,12 +5,14 @@ the workbench, so both paths go through `document_from_post` and `workbench`.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from django.shortcuts import render as render_template
 from django_htmx.http import trigger_client_event
 
+from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.rulesets.base import (
     BuildError,
     Catalogue,
@@ -19,6 +21,7 @@ from catalogue.rulesets.base import (
     flatten,
     stat_label,
 )
+from catalogue.rulesets.metallurgent.preview import OCCLUSION, Situation
 from catalogue.rulesets.metallurgent.rules import (
     CHASSIS_ABILITIES,
     Anvil,
@@ -121,6 +124,7 @@ def render(request, checked, status: int = 200, **extra):
         template = "builder/metallurgent/_pickers.html"
     else:
         context = workbench(checked.document, checked.catalogue, checked.report)
+        context.update(preview_form(request, checked, extra.get("build")))
         context["my_pilots"] = mine(request, "pilot")
         context["pilot_is_mine"] = any(p.share_id == checked.document.get("pilot") for p in context["my_pilots"])
         template = "builder/metallurgent/_workbench.html" if request.htmx else "builder/metallurgent/anvil.html"
@@ -128,6 +132,15 @@ def render(request, checked, status: int = 200, **extra):
     if view == "live":
         trigger_client_event(response, "pickers-stale", after="settle")
     return response
+
+
+def preview_form(request, checked, build=None) -> dict[str, Any]:
+    """What the combat preview form offers: this browser's other Anvils and the conventional units as targets."""
+    pack = latest_pack("metallurgent", "squad")
+    return {"preview_units": catalogue_by_ref(pack.ref).of("conventional_unit") if pack else [],
+            "preview_anvils": [b for b in mine(request, "anvil") if build is None or b.pk != build.pk],
+            "weathers": Situation.model_fields["weather"].annotation.__args__, "times": list(OCCLUSION),
+            "document_json": json.dumps(checked.document)}
 
 
 def share_context(checked) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from catalogue.models import Pack
 from catalogue.rulesets import ACTIVE, PLANNED
 from catalogue.rulesets.base import BuildError
 
+from . import preview as preview_runner
 from . import store
 from .models import Build
 from .views import build_urls
@@ -154,3 +155,19 @@ def build_detail(request, ref: str):
                             f"version {stale.current}; fetch it and reapply your change") from None
     return JsonResponse({**build_urls(request, build), "version": build.version,
                          "report": checked.report.as_dict()})
+
+
+@endpoint("POST")
+def preview(request):
+    """{"attacker": an Anvil or {"build": share id}, "target": {"unit": key} | {"build": share id} | an Anvil,
+    "situation": {...}} → the preview as JSON."""
+    body = read_json(request)
+    if not isinstance(body, dict) or not {"attacker", "target"} <= set(body) <= {"attacker", "target", "situation"}:
+        raise ApiError(400, 'send {"attacker": ..., "target": ..., "situation": {...}}')
+    attacker = body["attacker"]
+    if isinstance(attacker, dict) and set(attacker) == {"build"}:
+        attacker = preview_runner.saved_anvil(str(attacker["build"]), "attacker")
+    situation = body.get("situation") or {}
+    if not isinstance(situation, dict):
+        raise ApiError(400, "situation must be an object")
+    return JsonResponse(preview_runner.run(attacker, body["target"], situation))

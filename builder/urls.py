@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import api, views
+from . import api, preview, views
 
 api_patterns = [
     path("rulesets/", api.rulesets, name="api-rulesets"),
@@ -10,6 +10,7 @@ api_patterns = [
     path("validate", api.validate, name="api-validate"),
     path("builds", api.create_build, name="api-builds"),
     path("builds/<str:ref>", api.build_detail, name="api-build"),
+    path("preview", api.preview, name="api-preview"),
 ]
 
 urlpatterns = [
@@ -23,6 +24,7 @@ urlpatterns = [
     path("s/<str:share_id>.json", views.share_json, name="build-json"),
     path("s/<str:share_id>.pdf", views.share_pdf, name="build-pdf"),
     path("s/<str:share_id>/copy", views.fork, name="build-fork"),
+    path("preview/<slug:ruleset>/", preview.panel, name="preview"),
     path("catalogue/", include("catalogue.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),

@@ -149,7 +149,8 @@ def share(request, share_id: str):
     build = get_object_or_404(Build, share_id=share_id)
     page = page_for(build.ruleset, build.kind)
     checked = store.check(build.document)
-    return render(request, page.SHARE_TEMPLATE, {**page.share_context(checked), "build": build,
+    extra = anvil.preview_form(request, checked, build) if build.kind == "anvil" else {}
+    return render(request, page.SHARE_TEMPLATE, {**page.share_context(checked), **extra, "build": build,
                                                  "pack": checked.catalogue})
 
 
