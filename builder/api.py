@@ -167,7 +167,7 @@ def preview(request):
     attacker = body["attacker"]
     if isinstance(attacker, dict) and set(attacker) == {"build"}:
         attacker = preview_runner.saved_anvil(str(attacker["build"]), "attacker")
-    situation = body.get("situation") or {}
+    situation = body.get("situation", {})
     if not isinstance(situation, dict):
         raise ApiError(400, "situation must be an object")
     return JsonResponse(preview_runner.run(attacker, body["target"], situation))

@@ -1,0 +1,127 @@
+"""The combat preview through the API, the page panel (htmx and plain form) and `manage.py preview`."""
+import json
+
+import pytest
+from django.core.management import call_command
+
+from builder import store
+from builder.models import Build
+from catalogue.loader import latest_pack
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def vanguard(packs):
+    return dict(latest_pack("metallurgent").examples[0])
+
+
+def post(client, body):
+    return client.post("/api/preview", body, content_type="application/json")
+
+
+def test_api_preview_against_a_unit(client, vanguard):
+    response = post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": {"range": 5}})
+    data = response.json()
+    assert response.status_code == 200 and data["target"]["name"] == "T-72B main battle tank"
+    rifle = next(a for a in data["attacks"] if a["name"] == "Hailstone Assault Rifle")
+    assert 0 < rifle["p_hit"] <= 1 and rifle["distribution"] and rifle["parts"][0]["name"] == "Hull"
+    assert len(data["track"]["turns"]) == 5
+
+
+def test_api_preview_saved_attacker_against_a_saved_anvil(client, vanguard, packs):
+    attacker = store.create(store.check(vanguard))
+    target = store.create(store.check(dict(latest_pack("metallurgent").examples[3])))
+    data = post(client, {"attacker": {"build": attacker.share_id}, "target": {"build": target.share_id}}).json()
+    assert data["target"]["kind"] == "anvil" and len(data["attacks"][0]["parts"]) == 6
+
+
+def test_api_preview_uses_the_pilots_mettle(client, vanguard):
+    crew = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "pilot",
+                                     "pack": "metallurgent-pilots@1.0.0", "name": "Ace", "mettle": 7}))
+    data = post(client, {"attacker": {**vanguard, "pilot": crew.share_id}, "target": {"unit": "rifle-squad"}}).json()
+    assert data["mettle"] == 7
+
+
+@pytest.mark.parametrize("body,status", [
+    ({"attacker": {}, "target": {"unit": "t-72b-mbt"}}, 422),
+    ({"target": {"unit": "t-72b-mbt"}}, 400),
+    ({"attacker": "x", "target": {"unit": "t-72b-mbt"}, "extra": 1}, 400),
+    ({"attacker": {"build": "nope1234"}, "target": {"unit": "t-72b-mbt"}}, 422),
+])
+def test_api_preview_bad_input(client, packs, body, status):
+    assert post(client, body).status_code == status
+
+
+def test_api_preview_bad_target_and_situation(client, vanguard):
+    assert post(client, {"attacker": vanguard, "target": {"unit": "no-such"}}).status_code == 422
+    assert post(client, {"attacker": vanguard, "target": 5}).status_code == 422
+    for situation in ({"range": 0}, {"range": 9999}, {"weather": "snowstorm"}, {"turns": 99}, {"bogus": True}):
+        response = post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": situation})
+        assert response.status_code == 422, situation
+    assert post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": []}).status_code == 400
+
+
+def test_panel_is_on_the_builder_and_the_share_page(client, vanguard):
+    assert 'id="preview-form"' in client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    build = store.create(store.check(vanguard))
+    html = client.get(f"/s/{build.share_id}/").content.decode()
+    assert 'id="preview-form"' in html and f'name="attacker_build" value="{build.share_id}"' in html
+    assert build.edit_token not in html
+
+
+def test_panel_htmx_fragment_with_chart(client, vanguard):
+    form = {"attacker": json.dumps(vanguard), "target": "unit:t-72b-mbt", "range": "4", "turns": "3",
+            "target_dodging": "on"}
+    response = client.post("/preview/metallurgent/", form, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert "<svg" in html and "Hailstone Assault Rifle" in html and "T-72B main battle tank" in html
+
+
+def test_panel_without_javascript_is_a_page(client, vanguard):
+    build = store.create(store.check(vanguard))
+    response = client.post("/preview/metallurgent/", {"attacker_build": build.share_id, "target": "unit:rifle-squad"})
+    assert response.status_code == 200 and "<html" in response.content.decode()
+
+
+def test_panel_uses_the_builders_current_form(client, vanguard):
+    form = {"pack": vanguard["pack"], "name": "Edited", "gear-count": "0", "target": "unit:rifle-squad",
+            **{f"part-{k}": v for k, v in vanguard["parts"].items()}}
+    html = client.post("/preview/metallurgent/", form, HTTP_HX_REQUEST="true").content.decode()
+    assert "Edited" in html and "Hailstone" not in html
+
+
+def test_panel_bad_input_is_422(client, vanguard):
+    for bad in ({"attacker": "{oops", "target": "unit:rifle-squad"},
+                {"attacker": json.dumps(vanguard), "target": "tank"},
+                {"attacker": json.dumps(vanguard), "target": "unit:rifle-squad", "range": "far"}):
+        assert client.post("/preview/metallurgent/", bad, HTTP_HX_REQUEST="true").status_code == 422, bad
+    assert Build.objects.count() == 0
+
+
+def test_preview_command(vanguard, tmp_path, capsys):
+    path = tmp_path / "anvil.json"
+    path.write_text(json.dumps(vanguard))
+    call_command("preview", str(path), "--unit", "t-72b-mbt", "--range", "5", "--situation", '{"turns": 2}')
+    data = json.loads(capsys.readouterr().out)
+    assert data["situation"]["range"] == 5 and len(data["track"]["turns"]) == 2
+
+
+def test_preview_command_bad_input_exits_2(vanguard, tmp_path, capsys):
+    path = tmp_path / "anvil.json"
+    path.write_text(json.dumps(vanguard))
+    for args in ([str(path), "--unit", "nope"], [str(tmp_path / "missing.json"), "--unit", "t-72b-mbt"],
+                 [str(path), "--unit", "t-72b-mbt", "--situation", "[]"]):
+        with pytest.raises(SystemExit) as exit_:
+            call_command("preview", *args)
+        assert exit_.value.code == 2
+
+
+def test_dice_command(capsys):
+    call_command("dice", "metallurgent", "--pool", "6", "--criterion", "4")
+    assert json.loads(capsys.readouterr().out)["distribution"]["12"] == pytest.approx(1 / 6 ** 6, abs=1e-10)
+    call_command("dice", "megamercs", "--target", "35")
+    assert json.loads(capsys.readouterr().out) == {"distribution": {"0": 0.65, "1": 0.35}}
+    call_command("dice", "darkmetal", "--pool", "1", "--target", "6")
+    assert json.loads(capsys.readouterr().out) == {"distribution": {"-1": 0.1, "0": 0.4, "1": 0.5}}
