@@ -113,7 +113,39 @@ def run() -> int:
     print(f"3. PDF sheet (A4)                       {fmt(sheet)}   = {sheet / one_line:.1f}x a one-line WeasyPrint "
           f"document ({fmt(one_line)})")
     squad_bench(catalogue, pack, document, one_line)
+    preview_bench(build, catalogue, client)
     return 0
+
+
+def preview_bench(build, catalogue, client) -> None:
+    """A full preview of the 12-Gear Anvil (every attack, 5 turns); exact 30-die odds against sampling them."""
+    import json
+    import random
+
+    from catalogue.rulesets import dice
+    from catalogue.rulesets.metallurgent import preview, rules
+
+    anvil = rules.resolve(build, catalogue)
+    target = preview.target_from_anvil(anvil)
+    situation = preview.Situation(range=4, turns=5)
+    engine = median_time(lambda: preview.preview(anvil, target, situation), 300)
+    body = json.dumps({"attacker": build.model_dump(mode="json"), "target": {"unit": "t-72b-mbt"},
+                       "situation": {"range": 4, "turns": 5}})
+    with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver"]):
+        assert client.post("/api/preview", body, content_type="application/json").status_code == 200
+        api = median_time(lambda: client.post("/api/preview", body, content_type="application/json"), 100)
+    print(f"6. preview of a 12-Gear Anvil (every attack, 5 turns): engine {fmt(engine)}, "
+          f"POST /api/preview end to end {fmt(api)} (target < 20 ms)")
+    exact = median_time(lambda: dice.pool(dice.metallurgent_die(4), 30), 200)
+    rng = random.Random(1)
+
+    def simulate():
+        for _ in range(10_000):
+            sum(2 if f == 6 else f >= 4 for f in (rng.randint(1, 6) for _ in range(30)))
+
+    simulated = median_time(simulate, 5, warmup=1)
+    print(f"7. 30d6 pool: exact distribution {fmt(exact)} vs 10,000 simulated rolls {fmt(simulated)} "
+          f"= {simulated / exact:.0f}x faster")
 
 
 def squad_bench(catalogue, pack, anvil_document, one_line: float) -> None:
