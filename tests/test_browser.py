@@ -355,3 +355,17 @@ def test_pilot_skill_off_spec_into_anvil_into_squad_shared(page, new_context):
     expect(friend.locator("main")).to_contain_text("T-72B main battle tank")
     assert token not in friend.content()
     shot(friend, "squad-share")
+
+
+def test_combat_preview_panel_updates_without_reload(page):
+    page.goto(f"{NEW_ANVIL}?example=0")
+    page.evaluate("window.__marker = 1")
+    edit(page, lambda: (page.fill("#preview-range", "4"), page.press("#preview-range", "Tab")), 1)
+    results = page.locator("#preview-results")
+    expect(results).to_contain_text("Hailstone Assault Rifle")
+    expect(results.locator("svg").first).to_be_visible()
+    first = results.locator("td.p-hit").first.inner_text()
+    edit(page, lambda: page.get_by_label("Flanking", exact=True).check(), 1)  # +1 Target Number
+    expect(results.locator("td.p-hit").first).not_to_have_text(first)
+    assert page.evaluate("window.__marker") == 1
+    shot(page, "preview")
