@@ -9,7 +9,7 @@ from catalogue.rulesets.metallurgent import battlefield as bf
 from catalogue.rulesets.metallurgent import preview, rules
 from catalogue.rulesets.packs import read_pack
 
-from .metallurgent_factory import anvil, equipment, make_catalogue, part, weapon
+from .metallurgent_factory import anvil, make_catalogue, part, weapon
 
 DATA = Path(__file__).resolve().parent.parent / "catalogue/rulesets/metallurgent/data"
 

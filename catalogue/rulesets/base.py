@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 Severity = Literal["error", "warning", "info"]
 
@@ -82,17 +82,15 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+PlainName = Annotated[str, AfterValidator(plain_name)]
+
+
 class Part(Strict):
     """Anything a pack lists: it has a stable key, a display name and our own short text."""
 
     key: str = Field(pattern=KEY_PATTERN)
-    name: str = Field(min_length=1, max_length=80)
+    name: PlainName = Field(min_length=1, max_length=80)
     description: str = Field(default="", max_length=600)
-
-    @field_validator("name")
-    @classmethod
-    def _plain_name(cls, value: str) -> str:
-        return plain_name(value)
 
 
 class PackHeader(Strict):
@@ -121,6 +119,16 @@ class BuildError(ValueError):
     def __init__(self, problems: list[dict[str, str]]):
         self.problems = problems
         super().__init__("; ".join(f"{p['path']}: {p['message']}" for p in problems))
+
+
+def parse_as(model: type[BaseModel], document: Any) -> Any:
+    """A build document as its pydantic model, or a BuildError naming every bad field."""
+    if isinstance(document, model):
+        return document
+    try:
+        return model.model_validate(document)
+    except ValidationError as exc:
+        raise build_error_from_validation(exc) from None
 
 
 def build_error_from_validation(exc: ValidationError) -> BuildError:

@@ -12,9 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
-from ..base import BuildError, Catalogue, Meter, Report, Stat, build_error_from_validation
+from ..base import BuildError, Catalogue, Meter, Report, Stat, parse_as
 from .schema import ATTRIBUTES, KNOWLEDGES, Learn, PilotBuild, Skill, Specialise
 
 MAX_MARA = 499  # M-R99
@@ -107,12 +105,7 @@ class Ledger:
 
 
 def parse(document: Any) -> PilotBuild:
-    if isinstance(document, PilotBuild):
-        return document
-    try:
-        return PilotBuild.model_validate(document)
-    except ValidationError as exc:
-        raise build_error_from_validation(exc) from None
+    return parse_as(PilotBuild, document)
 
 
 def check_keys(pilot: PilotBuild, catalogue: Catalogue) -> None:

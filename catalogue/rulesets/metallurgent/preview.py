@@ -16,7 +16,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..base import ceil_half
 from ..dice import clamp_criterion, metallurgent_pool
 from .battlefield import strongest_occlusion
-from .rules import METTLE, Anvil, active_breakpoint, carried_load, dissipation, effective_fcs_range, energy
+from .rules import (
+    METTLE,
+    Anvil,
+    active_breakpoint,
+    carried_load,
+    dissipation,
+    effective_fcs_range,
+    energy,
+)
 from .schema import EquipmentBase, Radar, StandardArm, Weapon, WeaponArm
 
 OCCLUSION = {"daylight": 0, "twilight": 1, "night": 2, "moonless": 3}  # digest 6.4

@@ -10,12 +10,21 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
-from ..base import BuildError, Catalogue, Meter, Report, Stat, build_error_from_validation, ceil_half
+from ..base import BuildError, Catalogue, Meter, Report, Stat, ceil_half, parse_as
 from .schema import (
-    EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, TARGETING_EQUIPMENT,
-    AnvilBuild, EquipmentBase, GearEntry, MobilityBase, Radar, StandardArm, Weapon, WeaponArm,
+    EQUIPMENT_TYPE_LABELS,
+    SLOT_CATEGORIES,
+    SLOT_LABELS,
+    SLOTS,
+    TARGETING_EQUIPMENT,
+    AnvilBuild,
+    EquipmentBase,
+    GearEntry,
+    MobilityBase,
+    Radar,
+    StandardArm,
+    Weapon,
+    WeaponArm,
 )
 
 METTLE = 6  # M-R90: every playtest Pilot rolls 6d6 until Mettle rules exist
@@ -80,12 +89,7 @@ class Anvil:
 
 def parse(document: Any) -> AnvilBuild:
     """Read a build document (already decoded JSON) or raise BuildError."""
-    if isinstance(document, AnvilBuild):
-        return document
-    try:
-        return AnvilBuild.model_validate(document)
-    except ValidationError as exc:
-        raise build_error_from_validation(exc) from None
+    return parse_as(AnvilBuild, document)
 
 
 def resolve(build: AnvilBuild, catalogue: Catalogue) -> Anvil:

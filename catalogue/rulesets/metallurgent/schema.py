@@ -10,7 +10,15 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
-from ..base import BUILD_FORMAT, KEY_PATTERN, PACK_REF_PATTERN, Part, Strict, plain_name
+from ..base import (
+    BUILD_FORMAT,
+    KEY_PATTERN,
+    PACK_REF_PATTERN,
+    Part,
+    PlainName,
+    Strict,
+    plain_name,
+)
 
 DamageType = Literal["KE", "CE", "TE"]
 Chassis = Literal["biped", "reverse_joint", "quadruped", "tracks", "wheels", "hover"]
@@ -306,7 +314,7 @@ class AnvilBuild(Strict):
     ruleset: Literal["metallurgent"] = "metallurgent"
     kind: Literal["anvil"] = "anvil"
     pack: str = Field(pattern=PACK_REF_PATTERN)
-    name: str = Field(default="Unnamed Anvil", min_length=1, max_length=80)
+    name: PlainName = Field(default="Unnamed Anvil", min_length=1, max_length=80)
     task: Task | None = None  # cosmetic: "Tasks have no mechanical benefit" (L755)
     notes: str = Field(default="", max_length=4000)
     parts: AnvilParts = Field(default_factory=AnvilParts)
@@ -317,10 +325,6 @@ class AnvilBuild(Strict):
     condition: dict[Literal[COMPONENT_SLOTS], Condition] = Field(default_factory=dict)  # type: ignore[valid-type]
     pilot: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")] | None = None  # a saved Pilot's share id
 
-    @field_validator("name")
-    @classmethod
-    def _plain_name(cls, value: str) -> str:
-        return plain_name(value)
 
 
 # --- pilots (digest 2.9, 3.11) ---------------------------------------------------------------
@@ -435,7 +439,7 @@ class PilotBuild(Strict):
     ruleset: Literal["metallurgent"] = "metallurgent"
     kind: Literal["pilot"] = "pilot"
     pack: str = Field(pattern=PACK_REF_PATTERN)
-    name: str = Field(default="New Pilot", min_length=1, max_length=80)
+    name: PlainName = Field(default="New Pilot", min_length=1, max_length=80)
     callsign: str = Field(default="", max_length=40)
     notes: str = Field(default="", max_length=4000)
     mettle: Annotated[int, Field(ge=1, le=12)] = 6
@@ -448,10 +452,6 @@ class PilotBuild(Strict):
         default_factory=list)
     history: Annotated[list[HistoryEntry], Field(max_length=400)] = Field(default_factory=list)
 
-    @field_validator("name")
-    @classmethod
-    def _plain_name(cls, value: str) -> str:
-        return plain_name(value)
 
     @field_validator("callsign")
     @classmethod
@@ -506,14 +506,10 @@ class SquadMember(Strict):
 
 
 class Platoon(Strict):
-    name: str = Field(default="Platoon", min_length=1, max_length=60)
+    name: PlainName = Field(default="Platoon", min_length=1, max_length=60)
     # M-R80 allows 4; up to 8 are read so that the validator, not the parser, says so.
     members: Annotated[list[SquadMember], Field(max_length=8)] = Field(default_factory=list)
 
-    @field_validator("name")
-    @classmethod
-    def _plain_name(cls, value: str) -> str:
-        return plain_name(value)
 
 
 class SquadBuild(Strict):
@@ -521,16 +517,12 @@ class SquadBuild(Strict):
     ruleset: Literal["metallurgent"] = "metallurgent"
     kind: Literal["squad"] = "squad"
     pack: str = Field(pattern=PACK_REF_PATTERN)
-    name: str = Field(default="New Squad", min_length=1, max_length=80)
+    name: PlainName = Field(default="New Squad", min_length=1, max_length=80)
     notes: str = Field(default="", max_length=4000)
     players: Annotated[int, Field(ge=1, le=12)] | None = None  # None: one player per Anvil
     platoons: Annotated[list[Platoon], Field(max_length=24)] = Field(default_factory=list)
     opponent: ShareId | None = None  # another squad, for the Rule of Twos turn order (M-R83)
 
-    @field_validator("name")
-    @classmethod
-    def _plain_name(cls, value: str) -> str:
-        return plain_name(value)
 
 
 CATEGORIES.update({

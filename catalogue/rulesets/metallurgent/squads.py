@@ -9,9 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, build_error_from_validation
+from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, parse_as
 from .rules import deployment_zone
 from .schema import SquadBuild
 
@@ -40,12 +38,7 @@ class Unit:
 
 
 def parse(document: Any) -> SquadBuild:
-    if isinstance(document, SquadBuild):
-        return document
-    try:
-        return SquadBuild.model_validate(document)
-    except ValidationError as exc:
-        raise build_error_from_validation(exc) from None
+    return parse_as(SquadBuild, document)
 
 
 def links(squad: SquadBuild) -> list[str]:
