@@ -1,0 +1,213 @@
+"""DARK METAL pack items (digest section 6): the rulebook's own tables, numbers as printed.
+
+Trait modifiers are in levels and may be halves (Power Armor: Ath −1, Awa −0.5), so they are stored as
+numbers that must be multiples of 0.5. Effects keep the table's text in our own words in `description`;
+the parts the rules compute with are structured fields.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, model_validator
+
+from ..base import KEY_PATTERN, Part, Strict
+
+TRAITS = ("ath", "pre", "ins", "awa", "kno", "com")
+TRAIT_NAMES = {"ath": "Athletics", "pre": "Precision", "ins": "Instinct", "awa": "Awareness", "kno": "Knowledge",
+               "com": "Communication"}
+SKILLS = {"arm": "Armorer", "ars": "Arsenal", "eng": "Engineering", "exp": "Explosives", "hac": "Hacking",
+          "med": "Medic", "pil": "Piloting", "rep": "Repair", "sci": "Science", "sec": "Security",
+          "ste": "Stealth", "sur": "Survival", "tra": "Traps"}  # DM-R10
+Trait = Literal["ath", "pre", "ins", "awa", "kno", "com"]
+SkillKey = Literal["arm", "ars", "eng", "exp", "hac", "med", "pil", "rep", "sci", "sec", "ste", "sur", "tra"]
+
+
+def _half_step(value: float) -> float:
+    if round(value * 2) != value * 2:
+        raise ValueError("trait modifiers come in half levels (0.5, 1, 1.5 …)")
+    return value
+
+
+HalfLevel = Annotated[float, Field(ge=-6, le=6), AfterValidator(_half_step)]
+NonNeg = Annotated[int, Field(ge=0, le=100_000)]
+Key = Annotated[str, Field(pattern=KEY_PATTERN)]
+
+
+class Effects(Strict):
+    """What an item adds to the character, as the rules compute it (digest 4.2, 4.3)."""
+
+    traits: dict[Trait, HalfLevel] = Field(default_factory=dict)
+    bhp: int = 0
+    ahp: int = 0
+    armor: int = 0
+    power: int = 0
+    bulk: int = 0
+    move: int = 0
+    attach_points: int = 0
+    backpack_slots: int = 0
+
+
+class Armor(Part):
+    """Armor Table (L670-681). One is worn at a time (DM-R17)."""
+
+    cost: NonNeg
+    ahp: NonNeg = 0
+    armor: NonNeg = 0
+    attach_points: NonNeg = 0
+    traits: dict[Trait, HalfLevel] = Field(default_factory=dict)  # Ath, Ins, Awa columns
+    move: int = 0
+    power: NonNeg = 0
+    bulk: NonNeg = 0
+    sys: NonNeg = 0
+    max_cyber: int | None = None  # Scramble Suit: "must have Cyber of 1 or less" (DM-R19)
+
+
+class Modification(Part):
+    """Splice and Cyber Table rows (MES): a score, effects, and what they need or exclude."""
+
+    cost: NonNeg
+    score: NonNeg = 0  # the Splice or Cyber column (blank = 0, A-29)
+    effects: Effects = Field(default_factory=Effects)
+    requires_any: list[Key] = Field(default_factory=list)  # one of these must be installed first
+    requires_skill: dict[SkillKey, int] = Field(default_factory=dict)  # e.g. Cuttle Skin: Stealth 1
+    excludes: list[Key] = Field(default_factory=list)
+    max_count: Annotated[int, Field(ge=1, le=4)] = 1  # Plated Dermal Layer: "Can be bought twice"
+    not_with_armor: bool = False  # Olfactory Editing (DM-R20)
+    condition: str = Field(default="", max_length=80)  # e.g. Functional Tail "only if Bulk = 0"
+
+
+class Splice(Modification):
+    pass
+
+
+class Cyber(Modification):
+    pass
+
+
+class Item(Part):
+    """Items Table (L722-735): backpack items."""
+
+    cost: NonNeg | None = None  # blank for the Crappy kits (A-33)
+    slots: Annotated[int, Field(ge=1, le=4)] = 1
+    kind: Literal["trauma_kit", "armor_kit", "mine", "grenade", "battery", "ammo"]
+    power: NonNeg = 0
+
+
+class Weapon(Part):
+    """Weapons Table (L739-766). `carry` is the Slots code: 1H/2H hands, 1S/2S backpack slots, none for palms."""
+
+    cost: NonNeg
+    carry: Literal["1H", "2H", "1S", "2S", "palm", "gripper"]
+    ammo: NonNeg | None = None
+    damage: NonNeg = 1
+    pierce: NonNeg = 0
+    to_hit: int = 0  # toHit modifier at normal range (−1 easier, +1 harder)
+    range_steps: list[tuple[int, int]] = Field(default_factory=list)  # (beyond range, +toHit) e.g. [(5, 2), (10, 6)]
+    max_range: NonNeg | None = None
+    close_combat: bool = False  # Close Combat only
+    close_combat_penalty: NonNeg = 0  # "−N to Ath Dice in Close Combat" (DM-R38)
+    shock: bool = False
+    reach: NonNeg = 0  # Energy Staff and Spear strike at 2"
+    grenade: bool = False
+    weapon_type: str = Field(min_length=1, max_length=30)  # what ally restrictions name (DM-R57-DM-R60)
+
+
+class AttachWeapon(Part):
+    """Attach Point Weapons (L768-784)."""
+
+    cost: NonNeg | None = None
+    cost_per_bulk: NonNeg | None = None  # Leg and Arm Boosters: "300 per Bulk point" (DM-R70)
+    attach_points: Annotated[int, Field(ge=1, le=4)]
+    ammo: NonNeg | None = None
+    damage: NonNeg = 0
+    pierce: NonNeg = 0
+    to_hit: int = 0
+    max_range: NonNeg | None = None
+    melee: bool = False  # Armor Melee, PW A-Melee: never on a shoulder (DM-R45)
+    shock: bool = False
+    effects: Effects = Field(default_factory=Effects)
+
+    @model_validator(mode="after")
+    def _priced(self) -> "AttachWeapon":
+        if (self.cost is None) == (self.cost_per_bulk is None):
+            raise ValueError("give either cost or cost_per_bulk")
+        return self
+
+
+class KnowledgeSkill(Part):
+    """The 13 Knowledge Skills (L569-583)."""
+
+    key: SkillKey  # type: ignore[assignment]
+    abbreviation: str = Field(min_length=3, max_length=3)
+
+
+class KnowledgeAbility(Part):
+    """An ability a Knowledge Skill unlocks at level 1, 3 or 5 (Knowledge Skills Table, L786-829)."""
+
+    skill: SkillKey
+    level: Literal[1, 3, 5]
+    frequency: str = Field(default="", max_length=30)
+
+
+class CommunicationSkill(Part):
+    """Communication Skills (L831-838), unlocked by the Communication level (in half steps)."""
+
+    com_half_steps: Annotated[int, Field(ge=1, le=12)]
+    frequency: str = Field(default="", max_length=30)
+
+
+class TraitLevel(Strict):
+    """One row of the Base Trait tables (L472-606), keyed by half steps (1 = level ½ … 12 = level 6)."""
+
+    key: Key
+    name: str = Field(min_length=1, max_length=10)
+    half_steps: Annotated[int, Field(ge=1, le=12)]
+    step_cost: NonNeg | None = None  # None: "***", reached only through MES (DM-R02)
+    dice: NonNeg | None = None
+    attribute_effect: str = Field(default="", max_length=60)  # Ath/Pre/Ins/Awa column
+    knowledge_points: NonNeg | None = None  # Knowledge: Max Number of Skills
+    max_ally_value: NonNeg | None = None  # Communication
+    max_allies: NonNeg | None = None  # blank in the book at Com 2, 3, 4 (A-06)
+    communication_effect: str = Field(default="", max_length=80)
+
+
+class AllyTemplate(Part):
+    """Ally templates (L1447-1497): dice pools, not levels (L1269)."""
+
+    family: Literal["infantry", "marine", "sniper", "medic", "mechanic", "animalus"]
+    rep_cost: NonNeg | None = None  # None: the section label row, or "—"
+    arp_cost: NonNeg | None = None
+    rep_gain: NonNeg | None = None
+    upgrades_from: list[Key] = Field(default_factory=list)
+    move: NonNeg
+    pools: dict[Literal["ath", "pre", "ins", "awa", "kno"], NonNeg]
+    bhp: NonNeg
+    ahp: NonNeg = 0
+    skills: dict[SkillKey, int] = Field(default_factory=dict)
+    tags: list[str] = Field(default_factory=list)  # Small, Pie 1, Cyb 1, Ven 1, Spl 1
+    weapons: list[Key] | Literal["any"] = "any"  # weapon keys allowed (DM-R57-DM-R60)
+    items: list[Literal["trauma_kit", "armor_kit", "mine", "grenade", "battery", "ammo"]] | Literal["any", "none"] = "any"
+    default_kit: str = Field(default="", max_length=300)
+
+
+class Injury(Part):
+    """Injury Table (L1343-1350), for the optional injury rule."""
+
+    roll: Annotated[int, Field(ge=1, le=6)]
+    traits: dict[Trait, HalfLevel] = Field(default_factory=dict)
+    move: int = 0
+    boon_traits: dict[Trait, HalfLevel] = Field(default_factory=dict)  # after 2 campaigns
+
+
+CATEGORIES = {
+    "armor": Armor, "splice": Splice, "cyber": Cyber, "item": Item, "weapon": Weapon,
+    "attach_weapon": AttachWeapon, "knowledge_skill": KnowledgeSkill, "knowledge_ability": KnowledgeAbility,
+    "communication_skill": CommunicationSkill, "trait_level": TraitLevel, "ally_template": AllyTemplate,
+    "injury": Injury,
+}
+CATEGORY_LABELS = {
+    "armor": "Armor", "splice": "Splices", "cyber": "Cyber", "item": "Items", "weapon": "Weapons",
+    "attach_weapon": "Attach Point Weapons", "knowledge_skill": "Knowledge Skills",
+    "knowledge_ability": "Knowledge abilities", "communication_skill": "Communication Skills",
+    "trait_level": "Trait levels", "ally_template": "Ally templates", "injury": "Injuries",
+}
