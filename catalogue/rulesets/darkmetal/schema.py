@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from ..base import KEY_PATTERN, Part, Strict
+from ..base import BUILD_FORMAT, KEY_PATTERN, PACK_REF_PATTERN, Part, PlainName, Strict
 
 TRAITS = ("ath", "pre", "ins", "awa", "kno", "com")
 TRAIT_NAMES = {"ath": "Athletics", "pre": "Precision", "ins": "Instinct", "awa": "Awareness", "kno": "Knowledge",
@@ -211,3 +211,60 @@ CATEGORY_LABELS = {
     "knowledge_ability": "Knowledge abilities", "communication_skill": "Communication Skills",
     "trait_level": "Trait levels", "ally_template": "Ally templates", "injury": "Injuries",
 }
+
+
+# --- the build document: a Squad Leader and the allies hired from the same budgets -----------------
+
+Campaign = Annotated[int, Field(ge=0, le=999)]
+
+
+class Pick(Strict):
+    """Something owned, with the campaign it was bought in (exchanges and refunds depend on it, DM-R51)."""
+
+    item: Key
+    campaign: Campaign = 0
+
+
+class Purchase(Strict):
+    """A Splice or Cyber bought, in order, at the price paid then (DM-R22, DM-R27, DM-R28)."""
+
+    item: Key
+    paid: Annotated[int, Field(ge=0, le=1_000_000)]
+    campaign: Campaign = 0
+
+
+class AttachPick(Pick):
+    at: Annotated[list[Literal[1, 2, 3, 4]], Field(min_length=1, max_length=4)]  # AP1/AP2 arms, AP3/AP4 shoulders
+
+
+class Ally(Strict):
+    name: PlainName = Field(min_length=1, max_length=60)
+    template: Key
+    paid_with: Literal["rep", "arp"] = "rep"  # either currency, not mixed (A-43)
+    deployed: bool = True  # hired allies may stay on the ship (DM-R64)
+    armor: Key | None = None
+    weapons: Annotated[list[Key], Field(max_length=6)] = Field(default_factory=list)
+    items: Annotated[list[Key], Field(max_length=8)] = Field(default_factory=list)
+
+
+class LeaderBuild(Strict):
+    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
+    ruleset: Literal["darkmetal"] = "darkmetal"
+    kind: Literal["leader"] = "leader"
+    pack: str = Field(pattern=PACK_REF_PATTERN)
+    name: PlainName = Field(default="New Squad Leader", min_length=1, max_length=80)
+    player: str = Field(default="", max_length=60)
+    notes: str = Field(default="", max_length=4000)
+    extra_rep: Annotated[int, Field(ge=0, le=100_000)] = 0  # carried over from earlier play (L299)
+    players: Annotated[int, Field(ge=1, le=8)] = 1  # number of players sharing the mission (DM-R55)
+    campaign: Campaign = 0  # the current campaign
+    # Purchased levels in half steps: 1 = ½ (free) … 10 = 5; 11-12 read so that DM-R02 can say why not.
+    traits: dict[Trait, Annotated[int, Field(ge=1, le=12)]] = Field(default_factory=dict)
+    knowledge: dict[SkillKey, Annotated[int, Field(ge=0, le=9)]] = Field(default_factory=dict)
+    armor: Pick | None = None  # one worn at a time (DM-R17)
+    modifications: Annotated[list[Purchase], Field(max_length=40)] = Field(default_factory=list)
+    hands: Annotated[list[Pick], Field(max_length=4)] = Field(default_factory=list)
+    attach: Annotated[list[AttachPick], Field(max_length=6)] = Field(default_factory=list)
+    backpack: Annotated[list[Pick], Field(max_length=10)] = Field(default_factory=list)
+    allies: Annotated[list[Ally], Field(max_length=12)] = Field(default_factory=list)
+    wipe_rebuild_used: bool = False  # the one-time full rebuild (DM-R53)

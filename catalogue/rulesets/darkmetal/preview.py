@@ -1,0 +1,126 @@
+"""DARK METAL attack odds on the shared exact-dice core (digest section 5).
+
+An attack rolls n d10 against a target number T; a die at T or more succeeds, every 1 (on a d10 or on the
+defender's d6) cancels a success, and the attack hits when successes outnumber the 1s (L1050).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..dice import Distribution, darkmetal_pool
+
+SIZE_TARGET = {"tiny": 8, "small": 7, "average": 6, "large": 5}  # Base Attack Roll (L1104)
+MAX_T, MIN_T = 10, 2
+
+
+def target_number(size: str = "average", armor: int = 0, pierce: int = 0, to_hit: int = 0,
+                  close_range: bool = False) -> int:
+    """T = base by size + 2 per Armor level not Pierced + the weapon's toHit (digest 5.2).
+
+    A-20: the rulebook's combat example fights at "a difficulty of 5 … <3" distance", a modifier this
+    text never defines; `close_range` applies it as −1.
+    """
+    return SIZE_TARGET[size] + 2 * max(0, armor - pierce) + to_hit - (1 if close_range else 0)
+
+
+@dataclass(frozen=True)
+class Roll:
+    successes: int
+    ones: int
+
+    @property
+    def hit(self) -> bool:
+        return self.successes > self.ones
+
+
+def read_roll(d10: Iterable[int], d6: Iterable[int] = (), target: int = 6, auto_tens: int = 0) -> Roll:
+    """Judge rolled dice: a d10 at T or more is a success, any 1 (d10 or defence d6) is a miss (L911)."""
+    d10, d6 = list(d10), list(d6)
+    successes = sum(1 for face in d10 if face != 1 and face >= target) + auto_tens
+    ones = sum(1 for face in d10 if face == 1) + sum(1 for face in d6 if face == 1)
+    return Roll(successes, ones)
+
+
+def with_reserve(d10: Iterable[int], target: int, points: int) -> list[int]:
+    """A-11: spend Reserve points to lift the highest non-success, non-1 dice up to T (one die at a time)."""
+    faces = sorted(d10, reverse=True)
+    for i, face in enumerate(faces):
+        if points <= 0:
+            break
+        if face != 1 and face < target and target - face <= points:
+            points -= target - face
+            faces[i] = target
+    return faces
+
+
+def net_distribution(attack_dice: int, target: int, defence_dice: int = 0, auto_tens: int = 0) -> Distribution:
+    """Exact distribution of successes minus 1s (attack d10 and defence d6) for the attack."""
+    net = darkmetal_pool(attack_dice, target, defence_dice)
+    return Distribution(net.offset + auto_tens, net.probabilities) if auto_tens else net
+
+
+def hit_chance(attack_dice: int, target: int, defence_dice: int = 0, auto_tens: int = 0) -> float:
+    if target > MAX_T and not auto_tens:
+        return 0.0  # "this can make an attack impossible" (L1170)
+    return net_distribution(attack_dice, max(MIN_T, target), defence_dice, auto_tens).at_least(1)
+
+
+def expected_net_damage(attack_dice: int, target: int, defence_dice: int = 0) -> float:
+    """The aimed Beam Rifle: one damage per net success (L758)."""
+    return sum(max(0, k) * p for k, p in net_distribution(attack_dice, target, defence_dice).items())
+
+
+def aim_dice(awareness_half_steps: int, leader: bool = True) -> int:
+    """Aim bonus dice (L1269, A-13): Leader by Awareness level 1-2 → 1, 2½-4½ → 2, 5+ → 3; allies by pool."""
+    if leader:
+        level = awareness_half_steps / 2
+        return 0 if level < 1 else 1 if level <= 2 else 2 if level <= 4.5 else 3
+    pool = awareness_half_steps
+    return 0 if pool < 1 else 1 if pool <= 2 else 2 if pool <= 4 else 3
+
+
+def dash_bonus(move: int) -> int:
+    """Dash adds half the Move, rounded down (A-14: the examples 2→1, 3→1, 5→2)."""
+    return move // 2
+
+
+def max_allies_for_players(max_allies: int, players: int) -> int:
+    """DM-R55: each Leader's share of allies in a multiplayer mission, at least one."""
+    return max(1, max_allies // players)
+
+
+def support_dice(helpers: int) -> int:
+    """Supporting Attackers or Defenders: +1 die each, at most +2 (L1120, L1156; A-22)."""
+    return min(2, max(0, helpers))
+
+
+def into_melee_defence(friendlies_on_the_wrong_side: int) -> int:
+    """Shooting into Close Combat past friendlies: +2 defence dice for each (L1235)."""
+    return 2 * friendlies_on_the_wrong_side
+
+
+def fall_damage(body_heights: float, successes: int) -> int:
+    """Falling: the height in body heights rounded up, less the Athletics successes against 7 (A-16)."""
+    return max(0, math.ceil(body_heights) - successes)
+
+
+def shock(shock_level: int, cyber: int, systems: int) -> tuple[int, int]:
+    """Shock stuns for Shock × (Cyber + Systems) Actions, resisted by Knowledge against twice that sum."""
+    exposure = cyber + systems
+    return shock_level * exposure, 2 * exposure
+
+
+def venom_tokens(venom_per_hit: Iterable[int]) -> int:
+    return sum(venom_per_hit)
+
+
+def throw_shortfall(difficulty: int, highest_die: int) -> int:
+    """A missed throw lands 1" short for each point the highest die fell below the difficulty (L1275)."""
+    return max(0, difficulty - highest_die)
+
+
+def entangle_attacker_wins(attacker_highest: int, defender_highest: int) -> bool:
+    """Entangle: the attacker wins ties on the highest die (L1295)."""
+    return attacker_highest >= defender_highest

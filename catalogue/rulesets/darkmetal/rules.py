@@ -1,0 +1,553 @@
+"""DARK METAL Squad Leader and allies: budgets, traits, Knowledge, MES pricing, slots, allies (digest 3, 4).
+
+Levels are handled in half steps (h = 2 × level: 1 is ½, 10 is 5) so no arithmetic is done in floats.
+Splice and Cyber purchases are replayed in the order bought, because each price depends on the scores
+held at that moment (DM-R22, DM-R27, DM-R28).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base import BuildError, Catalogue, Meter, Report, Stat, parse_as
+from .schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, LeaderBuild, Splice, Weapon
+
+TRAIT_BUDGET = 3000  # DM-R04
+GEAR_BUDGET = 1500  # DM-R06
+ARP_TO_REP = 10  # DM-R07: allies buy equipment at 1 ARP = 10 Rep
+LEADER_BHP = 3  # DM-R68
+BASE_MOVE = 4  # A-54
+HAND_SLOTS = 2  # DM-R34
+ATTACH_LOCATIONS = 4  # DM-R42
+BACKPACK_SLOTS = 4  # DM-R47
+MAX_SKILL_LEVEL = 5  # DM-R11
+MAX_PURCHASED = 10  # DM-R02: level 5
+MAX_POOL = 6  # DM-R15
+# Max # Allies by Communication half steps; blanks at Com 2, 3 and 4 carry the value forward (A-06).
+MAX_ALLIES = {1: 1, 2: 2, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5, 9: 6, 10: 7}
+SYS_NEGATES = "negated by Sys armour"
+TREE_FAMILIES = ("infantry", "marine", "sniper")
+
+
+def level(half_steps: int) -> str:
+    whole, half = divmod(half_steps, 2)
+    return f"{whole}{'½' if half else ''}" if whole else "½"
+
+
+def trait_cost(half_steps: int) -> int:
+    """DM-R03: cumulative Rep to reach a level = 100L² + 50L − 50 = 25h(h + 1) − 50 (½ is free)."""
+    return 25 * half_steps * (half_steps + 1) - 50
+
+
+def knowledge_points(half_steps: int) -> int:
+    """DM-R12: Kno × (2 × Kno + 1) = h(h + 1) / 2 points (½ → 1, 5 → 55)."""
+    return half_steps * (half_steps + 1) // 2
+
+
+def bonus_arp(com_half_steps: int) -> int:
+    """DM-R08: +10 ARP at each whole Communication level (A-05: the table, not "every 2 levels")."""
+    return 10 * (min(com_half_steps, MAX_PURCHASED) // 2)
+
+
+def pool(half_steps: float) -> int:
+    """DM-R15: dice = the effective level rounded down, 0 to 6."""
+    return max(0, min(MAX_POOL, math.floor(half_steps / 2)))
+
+
+def fates_and_reserves(half_steps: int) -> tuple[int, list[str]]:
+    """DM-R16 / DM-R69: Attribute Fate at 1½ and 3½; Reserve Dice as L1400 reads (A-09)."""
+    fate = (half_steps >= 3) + (half_steps >= 7)
+    if half_steps >= 10:
+        reserve = ["locked 10", "d10"]
+    elif half_steps >= 9:
+        reserve = ["locked 10"]
+    elif half_steps >= 5:
+        reserve = ["d10"]
+    else:
+        reserve = []
+    return fate, reserve
+
+
+def parse(document: Any) -> LeaderBuild:
+    return parse_as(LeaderBuild, document)
+
+
+@dataclass
+class Sheet:
+    """What the Leader's purchases add up to; the checks and the derived stats both read it."""
+
+    sys: int = 0
+    cyber: int = 0
+    splice: int = 0
+    trait_mods: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TRAITS, 0.0))
+    bhp: int = LEADER_BHP
+    ahp: int = 0
+    armor: int = 0
+    power: int = 0
+    bulk: int = 0
+    move: int = BASE_MOVE
+    attach_capacity: int = 0
+    backpack_capacity: int = BACKPACK_SLOTS
+    attach_used: int = 0
+    backpack_used: int = 0
+    negated: list[str] = field(default_factory=list)
+    gear_rep: int = 0  # MES, weapons and items paid from the 1,500 pool
+    installed: list[str] = field(default_factory=list)
+
+
+def check_keys(build: LeaderBuild, catalogue: Catalogue) -> None:
+    problems = []
+    if build.pack != catalogue.pack:
+        problems.append({"path": "pack", "message": f"built against {build.pack}, not {catalogue.pack}"})
+
+    def want(path: str, key: str | None, *categories: str) -> None:
+        if key is not None and catalogue.categories.get(key) not in categories:
+            problems.append({"path": path, "message": f"'{key}' is not a {' or '.join(categories)} in {catalogue.pack}"})
+
+    want("armor", build.armor.item if build.armor else None, "armor")
+    for i, m in enumerate(build.modifications):
+        want(f"modifications.{i}", m.item, "splice", "cyber")
+    for i, p in enumerate(build.hands):
+        want(f"hands.{i}", p.item, "weapon")
+    for i, p in enumerate(build.attach):
+        want(f"attach.{i}", p.item, "attach_weapon")
+    for i, p in enumerate(build.backpack):
+        want(f"backpack.{i}", p.item, "item", "weapon")
+    for i, ally in enumerate(build.allies):
+        want(f"allies.{i}.template", ally.template, "ally_template")
+        want(f"allies.{i}.armor", ally.armor, "armor")
+        for j, key in enumerate(ally.weapons):
+            want(f"allies.{i}.weapons.{j}", key, "weapon", "attach_weapon")
+        for j, key in enumerate(ally.items):
+            want(f"allies.{i}.items.{j}", key, "item")
+    if problems:
+        raise BuildError(problems)
+
+
+def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
+    build = parse(document)
+    check_keys(build, catalogue)
+    report = Report()
+    items = catalogue.items
+    sheet = Sheet()
+    check_traits(build, report)
+    check_knowledge(build, report)
+    wear_armor(build, items, sheet, report)
+    replay_modifications(build, items, sheet, report)
+    check_hands(build, items, sheet, report)
+    check_attach(build, items, sheet, report)
+    check_backpack(build, items, sheet, report)
+    check_gripper_bulk(build, items, sheet, report)
+    ally_rep, ally_arp = check_allies(build, catalogue, report)
+    check_budgets(build, sheet, ally_rep, ally_arp, report)
+    derive(build, catalogue, sheet, report)
+    return report
+
+
+# --- traits, Knowledge (DM-R01-DM-R16) ---------------------------------------------------------
+
+def traits_of(build: LeaderBuild) -> dict[str, int]:
+    return {t: build.traits.get(t, 1) for t in TRAITS}
+
+
+def check_traits(build: LeaderBuild, report: Report) -> None:
+    for trait, h in traits_of(build).items():
+        if h > MAX_PURCHASED:
+            report.add("DM-R02", "error", f"traits.{trait}",
+                       f"{TRAIT_NAMES[trait]} is bought to {level(h)}; purchased levels stop at 5 (5½ and 6 come "
+                       f"only from MES).", "Buy at most level 5.")
+
+
+def check_knowledge(build: LeaderBuild, report: Report) -> None:
+    for skill, value in build.knowledge.items():
+        if value > MAX_SKILL_LEVEL:
+            report.add("DM-R11", "error", f"knowledge.{skill}",
+                       f"{SKILLS[skill]} at {value}; a Knowledge Skill goes from 0 to {MAX_SKILL_LEVEL}.",
+                       f"Lower it to {MAX_SKILL_LEVEL}.")
+    kno = traits_of(build)["kno"]
+    points, spent = knowledge_points(min(kno, MAX_PURCHASED)), sum(build.knowledge.values())
+    if spent > points:
+        report.add("DM-R12", "error", "knowledge",
+                   f"Knowledge Skills use {spent} points; Knowledge {level(kno)} gives {points}.",
+                   f"Remove {spent - points} skill levels or raise Knowledge.")
+    report.meters.append(Meter("knowledge", "Knowledge points", spent, points, "", "knowledge"))
+
+
+# --- armour, Splices and Cyber (DM-R17-DM-R33) -------------------------------------------------
+
+def wear_armor(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
+    if build.armor is None:
+        return
+    armor = items[build.armor.item]
+    sheet.sys, sheet.ahp, sheet.armor = armor.sys, armor.ahp, armor.armor
+    sheet.power, sheet.bulk, sheet.move = armor.power, armor.bulk, BASE_MOVE + armor.move
+    sheet.attach_capacity = armor.attach_points
+    for trait, value in armor.traits.items():
+        sheet.trait_mods[trait] += value
+    sheet.gear_rep += armor.cost
+
+
+def replay_modifications(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
+    """Each MES in the order bought: its price then, what it needs, what it excludes, what it adds."""
+    counts: dict[str, int] = {}
+    for i, purchase in enumerate(build.modifications):
+        path = f"modifications[{i}]"
+        mod = items[purchase.item]
+        due = mes_price(mod, sheet.splice, sheet.cyber)
+        if purchase.paid != due:
+            code = "DM-R22" if isinstance(mod, Cyber) else "DM-R27"
+            report.add(code, "error", path,
+                       f"{mod.name} was recorded at {purchase.paid} Rep; bought then (Splice {sheet.splice}, "
+                       f"Cyber {sheet.cyber}) it costs {due}.", f"Record {due} Rep.")
+        if counts.get(mod.key, 0) >= mod.max_count:
+            report.add("DM-R24", "error", path,
+                       f"{mod.name} is already installed" + (f" {mod.max_count} times" if mod.max_count > 1 else "")
+                       + "; it can be bought " + ("once." if mod.max_count == 1 else f"{mod.max_count} times."),
+                       "Remove the repeat.")
+        if mod.requires_any and not any(counts.get(k) for k in mod.requires_any):
+            names = " or ".join(items[k].name for k in mod.requires_any if k in items)
+            report.add("DM-R23" if isinstance(mod, Cyber) else "DM-R30", "error", path,
+                       f"{mod.name} requires {names}, installed before it.", f"Buy {names} first.")
+        for skill, needed in mod.requires_skill.items():
+            if build.knowledge.get(skill, 0) < needed:
+                report.add("DM-R30", "error", path,
+                           f"{mod.name} requires {SKILLS[skill]} {needed}; the Leader has "
+                           f"{build.knowledge.get(skill, 0)}.", f"Raise {SKILLS[skill]} to {needed}.")
+        clash = [items[k].name for k in mod.excludes if counts.get(k)]
+        clash += [items[k].name for k in counts if mod.key in getattr(items[k], "excludes", [])]
+        if clash:
+            report.add("DM-R29", "error", path, f"{mod.name} is not compatible with {', '.join(sorted(set(clash)))}.",
+                       "Keep only one of them.")
+        if mod.not_with_armor and build.armor is not None and (items[build.armor.item].armor or sheet.sys):
+            report.add("DM-R20", "error", path, f"{mod.name} is not compatible with Armor (A-51: Armor 1+ or Sys).",
+                       "Wear no armour, or an EvoSuit or Combat Suit.")
+        counts[mod.key] = counts.get(mod.key, 0) + 1
+        sheet.installed.append(mod.key)
+        sheet.gear_rep += purchase.paid
+        if isinstance(mod, Splice):
+            sheet.splice += mod.score
+        else:
+            sheet.cyber += mod.score
+        apply_effects(mod, sheet)
+    armor = items[build.armor.item] if build.armor else None
+    if armor is not None and armor.max_cyber is not None and sheet.cyber > armor.max_cyber:
+        report.add("DM-R19", "error", "armor",
+                   f"{armor.name} needs a Cyber score of {armor.max_cyber} or less; the Leader has {sheet.cyber}.",
+                   "Remove Cyber or wear other armour.")
+    if sheet.negated:
+        report.add("DM-R18", "warning", "armor",
+                   f"{armor.name} has Sys {sheet.sys}: it negates the bonuses of {', '.join(sheet.negated)}.",
+                   "Wear armour without Sys (EvoSuit, Combat Suit) to use them.")
+
+
+def mes_price(mod, splice: int, cyber: int) -> int:
+    """DM-R22: Cyber costs × (Splice + 1). DM-R27: with Splice 1+, a Splice costs × 2 × (Splice + Cyber).
+
+    A-30: with Splice 0 a Splice costs its listed price whatever the Cyber score (literal reading).
+    A-31: the Cyber multiplier applies to every Cyber-table item, blank score or not.
+    """
+    if isinstance(mod, Cyber):
+        return mod.cost * (splice + 1)
+    return mod.cost * 2 * (splice + cyber) if splice >= 1 else mod.cost
+
+
+def apply_effects(mod, sheet: Sheet) -> None:
+    """Add an MES's effects; under Sys armour its bonuses are negated but drawbacks stay (A-28)."""
+    effects = mod.effects
+    negated = sheet.sys > 0
+
+    def add(value: float) -> float:
+        return 0 if negated and value > 0 else value
+
+    if negated and any(v > 0 for v in [*effects.traits.values(), effects.bhp, effects.ahp, effects.armor,
+                                       effects.power, effects.move, effects.attach_points]):
+        sheet.negated.append(mod.name)
+    if mod.condition and "Bulk = 0" in mod.condition and sheet.bulk > 0:
+        return  # Functional Tail (DM-R31): only without Bulk
+    for trait, value in effects.traits.items():
+        sheet.trait_mods[trait] += add(value)
+    sheet.bhp += add(effects.bhp)
+    sheet.ahp += add(effects.ahp)
+    sheet.armor += add(effects.armor)
+    sheet.power += add(effects.power)
+    sheet.bulk += effects.bulk  # Bulk is a drawback, never negated
+    sheet.move += add(effects.move)
+    sheet.attach_capacity += add(effects.attach_points)
+
+
+# --- hands, attach points, backpack (DM-R34-DM-R50) --------------------------------------------
+
+def check_hands(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
+    weapons = [(i, items[p.item]) for i, p in enumerate(build.hands)]
+    handed = [(i, w) for i, w in weapons if w.carry in ("1H", "2H")]
+    palms = [(i, w) for i, w in weapons if w.carry == "palm"]
+    arm_points = {a for p in build.attach for a in p.at if a in (1, 2)}
+    free_hands = HAND_SLOTS - len(arm_points)
+    for i, w in weapons:
+        if w.carry in ("1S", "2S"):
+            report.add("DM-R49", "error", f"hands[{i}]", f"{w.name} is carried in the backpack, not in a hand.",
+                       "Put it in a Backpack Slot.")
+    if len(handed) > free_hands:
+        reason = f" ({len(arm_points)} arm Attach Point{'s' if len(arm_points) != 1 else ''} in use, DM-R41)" if arm_points else ""
+        report.add("DM-R41" if arm_points else "DM-R34", "error", f"hands[{handed[free_hands][0]}]",
+                   f"{len(handed)} hand weapons but {free_hands} free hand{'s' if free_hands != 1 else ''}{reason}.",
+                   "Stow a weapon in the backpack.")
+    if sum(w.carry == "2H" for _, w in handed) > 1:
+        report.add("DM-R37", "error", "hands",
+                   "Two 2H weapons in the hand slots: no character may carry two; the second goes in the backpack "
+                   "and takes 2 Backpack Slots (A-24).", "Move one 2H weapon to the backpack.")
+    if palms and len(handed) >= HAND_SLOTS:
+        report.add("DM-R39", "error", f"hands[{palms[0][0]}]",
+                   f"{palms[0][1].name} needs a free hand, and both hands hold weapons.", "Free a hand.")
+    if len(palms) > HAND_SLOTS:
+        report.add("DM-R39", "error", f"hands[{palms[HAND_SLOTS][0]}]", "Each hand holds one palm device, at most.",
+                   "Remove a palm device.")
+    gripper = next(((i, w) for i, w in weapons if w.carry == "gripper"), None)
+    if gripper is not None:
+        others = [w.name for _, w in weapons if w.carry != "palm" and w is not gripper[1] and (w.close_combat or w.weapon_type == "Melee Weapon")]
+        if others:
+            report.add("DM-R40", "error", f"hands[{gripper[0]}]",
+                       f"The MagGripper Set cannot be used with another melee weapon ({', '.join(others)}) except "
+                       f"palm devices.", "Remove the other melee weapon.")
+
+
+def check_gripper_bulk(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
+    """DM-R40: the MagGripper Set cannot be used with Bulk above 0 (known once the backpack is counted)."""
+    for i, pick in enumerate(build.hands):
+        if items[pick.item].carry == "gripper" and sheet.bulk > 0:
+            report.add("DM-R40", "error", f"hands[{i}]",
+                       f"The MagGripper Set cannot be used with Bulk above 0; the Leader's Bulk is {sheet.bulk}.",
+                       "Wear lighter armour or carry less.")
+
+
+def check_attach(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
+    capacity = min(ATTACH_LOCATIONS, sheet.attach_capacity)
+    used: dict[int, str] = {}
+    for i, pick in enumerate(build.attach):
+        path = f"attach[{i}]"
+        weapon = items[pick.item]
+        if len(pick.at) != weapon.attach_points or len(set(pick.at)) != len(pick.at):
+            report.add("DM-R43", "error", path,
+                       f"{weapon.name} uses {weapon.attach_points} Attach Point{'s' if weapon.attach_points != 1 else ''}; "
+                       f"it is placed on {len(set(pick.at))}.", "Place it on as many points as it uses.")
+        for point in pick.at:
+            if point in used:
+                report.add("DM-R43", "error", path, f"Attach Point {point} already holds {used[point]}.",
+                           "Move one of them.")
+            used[point] = weapon.name
+        if weapon.melee and any(p in (3, 4) for p in pick.at):
+            report.add("DM-R45", "error", path, f"{weapon.name} is a melee weapon: shoulders (AP3, AP4) cannot hold it.",
+                       "Place it on AP1 or AP2.")
+        if len(pick.at) > 1:
+            arms = [p for p in pick.at if p in (1, 2)]
+            shoulders = [p for p in pick.at if p in (3, 4)]
+            if len(arms) > 1 or (arms and len(shoulders) < 2):
+                report.add("DM-R44", "error", path,
+                           f"{weapon.name} spans several Attach Points: it fills both shoulders before one arm, and "
+                           f"never both arms.", "Place it on AP3 and AP4 first.")
+    if len(used) > capacity:
+        report.add("DM-R43" if capacity else "DM-R46", "error", "attach",
+                   f"{len(used)} Attach Points used; the armour and Cyber give {capacity}.",
+                   "Wear armour with more Attach Points or remove an Attach Point weapon.")
+    sheet.attach_used = len(used)
+    sheet.backpack_capacity += sum(items[p.item].effects.backpack_slots for p in build.attach)
+    for pick in build.attach:
+        weapon = items[pick.item]
+        effects = weapon.effects
+        for trait, value in effects.traits.items():
+            sheet.trait_mods[trait] += value
+        sheet.power += effects.power
+        sheet.move += effects.move
+        sheet.gear_rep += attach_price(weapon, build, items)
+
+
+def attach_price(weapon: AttachWeapon, build: LeaderBuild, items) -> int:
+    """DM-R70: Leg and Arm Boosters cost 300 per Bulk point, of the armour worn, at least one (A-32)."""
+    if weapon.cost_per_bulk is None:
+        return weapon.cost
+    bulk = items[build.armor.item].bulk if build.armor else 0
+    return weapon.cost_per_bulk * max(1, bulk)
+
+
+def slots_of(thing) -> int:
+    """DM-R49: an item or grenade takes 1 slot, a 2S weapon 2, a stowed 2H weapon 2, a stowed 1H one 1."""
+    if isinstance(thing, Weapon):
+        return {"1S": 1, "2S": 2, "2H": 2, "1H": 1}.get(thing.carry, 1)
+    return thing.slots
+
+
+def check_backpack(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
+    used = sum(slots_of(items[p.item]) for p in build.backpack)
+    capacity = sheet.backpack_capacity
+    if used > capacity:
+        report.add("DM-R47", "error", "backpack",
+                   f"The backpack holds {used} slots of gear; it has {capacity} Backpack Slots"
+                   + (" (4, +2 for each Carry Pack)" if capacity != BACKPACK_SLOTS else "") + ".",
+                   "Leave gear in the ship-board inventory.")
+    threshold = 4 if build.knowledge.get("eng", 0) >= 5 else 3  # Weight Balancing (A-26)
+    if used >= threshold:
+        sheet.bulk += 1  # DM-R48
+    sheet.backpack_used = used
+    for pick in build.backpack:
+        thing = items[pick.item]
+        sheet.gear_rep += thing.cost or 0
+        sheet.power += getattr(thing, "power", 0)
+    for pick in build.hands:
+        sheet.gear_rep += items[pick.item].cost
+
+
+# --- allies (DM-R54-DM-R61) -----------------------------------------------------------------------
+
+def template_cost(template, catalogue: Catalogue) -> tuple[int, int]:
+    """An ally's hire price in Rep and in ARP. The Recruit tree lists upgrade costs, summed from the
+    Recruit; Medic, Mechie and Animalus list totals (A-40)."""
+    rep, arp = template.rep_cost or 0, template.arp_cost or 0
+    if template.family in TREE_FAMILIES:
+        seen = {template.key}
+        parents = template.upgrades_from
+        while parents:
+            parent = catalogue.items[parents[0]]
+            if parent.key in seen:
+                break
+            seen.add(parent.key)
+            rep, arp = rep + (parent.rep_cost or 0), arp + (parent.arp_cost or 0)
+            parents = parent.upgrades_from
+    return rep, arp
+
+
+def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tuple[int, int]:
+    items = catalogue.items
+    com = min(traits_of(build)["com"], MAX_PURCHASED)
+    max_allies, max_value = MAX_ALLIES[com], trait_cost(com)
+    cap = max(1, max_allies // build.players)  # DM-R55
+    rep_total = arp_total = deployed_value = 0
+    deployed = 0
+    for i, ally in enumerate(build.allies):
+        path = f"allies[{i}]"
+        template = items[ally.template]
+        hire_rep, hire_arp = template_cost(template, catalogue)
+        gear_rep = sum(items[k].cost or 0 for k in ally.weapons if items[k].cost) + sum(items[k].cost or 0 for k in ally.items)
+        gear_rep += items[ally.armor].cost if ally.armor else 0
+        if ally.paid_with == "arp":
+            arp_total += hire_arp + math.ceil(gear_rep / ARP_TO_REP)
+            value = hire_rep + gear_rep
+        else:
+            rep_total += hire_rep + gear_rep
+            value = hire_rep + gear_rep
+        if ally.deployed:
+            deployed += 1
+            deployed_value += value
+        check_ally_gear(ally, template, items, path, report)
+    if len(build.allies) > max_allies:
+        report.add("DM-R54", "error", "allies",
+                   f"{len(build.allies)} allies hired; Communication {level(com)} allows {max_allies}.",
+                   "Dismiss an ally or raise Communication.")
+    if deployed > cap:
+        report.add("DM-R55", "error", "allies",
+                   f"{deployed} allies deployed; with {build.players} players each Leader takes "
+                   f"max(1, {max_allies} ÷ {build.players}) = {cap}.", "Leave allies on the ship.")
+    if deployed_value > max_value:
+        report.add("DM-R56", "error", "allies",
+                   f"The deployed allies are worth {deployed_value} Rep; Communication {level(com)} allows a Max "
+                   f"Ally Value of {max_value}.", "Deploy cheaper allies or raise Communication.")
+    report.meters.append(Meter("allies", "Allies deployed", deployed, cap, "", "allies"))
+    report.meters.append(Meter("ally_value", "Max Ally Value", deployed_value, max_value, "Rep", "allies"))
+    return rep_total, arp_total
+
+
+def check_ally_gear(ally, template, items, path: str, report: Report) -> None:
+    if template.weapons != "any":
+        for key in ally.weapons:
+            if key not in template.weapons:
+                code = {"medic": "DM-R59", "mechanic": "DM-R60", "animalus": "DM-R61"}.get(template.family, "DM-R57")
+                report.add(code, "error", path, f"{ally.name} ({template.name}) may not use {items[key].name}.",
+                           f"{template.name}s use {', '.join(items[k].name for k in template.weapons) or 'no weapons'}.")
+    if template.items == "none" and ally.items:
+        report.add("DM-R61", "error", path, f"{ally.name} ({template.name}) cannot carry items.", "Remove the items.")
+    elif isinstance(template.items, list):
+        for key in ally.items:
+            if items[key].kind not in template.items:
+                code = "DM-R59" if template.family == "medic" else "DM-R60"
+                report.add(code, "error", path,
+                           f"{ally.name} ({template.name}) can carry only {', '.join(k.replace('_', ' ') + 's' for k in template.items)}; "
+                           f"not {items[key].name}.", "Remove it.")
+    attach = [k for k in ally.weapons if isinstance(items[k], AttachWeapon)]
+    if attach and (ally.armor is None or not items[ally.armor].attach_points):
+        report.add("DM-R46", "error", path, f"{ally.name} needs armour with an Attach Point to wield {items[attach[0]].name}.",
+                   "Give the ally armour with Attach Points.")
+
+
+# --- budgets (DM-R04-DM-R08) ---------------------------------------------------------------------
+
+def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int, report: Report) -> None:
+    trait_spend = sum(trait_cost(min(h, MAX_PURCHASED)) for h in traits_of(build).values())
+    extra = build.extra_rep
+    over_traits = max(0, trait_spend - TRAIT_BUDGET)
+    if over_traits > extra:
+        report.add("DM-R04", "error", "traits",
+                   f"Base Traits cost {trait_spend} Rep; the budget is {TRAIT_BUDGET}"
+                   + (f" plus {extra} carried over" if extra else "") + ".",
+                   f"Lower a Trait: {over_traits - extra} Rep over.")
+    gear_spend = sheet.gear_rep + ally_rep
+    gear_budget = GEAR_BUDGET + max(0, extra - over_traits)
+    if gear_spend > gear_budget:
+        report.add("DM-R06", "error", "equipment",
+                   f"MES, weapons, items and allies cost {gear_spend} Rep; the budget is {gear_budget}.",
+                   f"Sell or leave out {gear_spend - gear_budget} Rep of gear.")
+    arp = bonus_arp(traits_of(build)["com"])
+    if ally_arp > arp:
+        report.add("DM-R07", "error", "allies",
+                   f"Allies paid in ARP cost {ally_arp} ARP; Communication gives {arp} ARP.",
+                   "Pay some allies in Rep instead.")
+    report.meters.append(Meter("trait_rep", "Trait Rep", trait_spend, TRAIT_BUDGET + extra, "Rep", "traits"))
+    report.meters.append(Meter("gear_rep", "MES, weapons, items, allies", gear_spend, gear_budget, "Rep", "equipment"))
+    report.meters.append(Meter("arp", "Ally Reputation Points", ally_arp, arp, "ARP", "allies"))
+    report.stats["trait_rep_left"] = Stat("Trait Rep left", TRAIT_BUDGET + extra - trait_spend,
+                                          "banked toward the next level of any Trait (DM-R05)", "Rep")
+
+
+# --- derived stats (digest 4) --------------------------------------------------------------------
+
+def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Report) -> None:
+    stats = report.stats
+    traits = traits_of(build)
+    rows = []
+    for trait in TRAITS:
+        base = traits[trait]
+        effective = base + 2 * sheet.trait_mods[trait]
+        fate, reserve = fates_and_reserves(min(MAX_PURCHASED, max(base, int(effective))))
+        if trait in ("kno", "com"):
+            fate, reserve = 0, []
+        rows.append({"trait": trait, "name": TRAIT_NAMES[trait], "base": level(base),
+                     "modifier": sheet.trait_mods[trait], "pool": pool(effective), "fate": fate,
+                     "reserve": reserve, "cost": trait_cost(min(base, MAX_PURCHASED)),
+                     "next_cost": 50 * (base + 1) if base < MAX_PURCHASED else None})
+    report.detail["traits"] = rows
+    com = min(traits["com"], MAX_PURCHASED)
+    stats["bhp"] = Stat("BHP", sheet.bhp, "Squad Leader 3, with Splices (DM-R68)")
+    stats["ahp"] = Stat("AHP", sheet.ahp, "from armour and Cyber; lost before BHP")
+    stats["thp"] = Stat("THP", sheet.bhp + sheet.ahp, "BHP + AHP")
+    stats["armor"] = Stat("Armor", sheet.armor, "the armour's toHit level")
+    stats["power"] = Stat("Power", sheet.power, "armour, capacitors, batteries and packs")
+    stats["bulk"] = Stat("Bulk", sheet.bulk, "armour and implants, +1 with 3 or more backpack slots used (DM-R48)")
+    stats["systems"] = Stat("Systems", sheet.sys, "the armour's Sys")
+    stats["cyber"] = Stat("Cyber", sheet.cyber - (1 if sheet.cyber >= 4 and build.knowledge.get("hac", 0) >= 1 else 0),
+                          "Cyber scores installed (Trick Wiring −1 at 4+)")
+    stats["splice"] = Stat("Splice", sheet.splice - (1 if sheet.splice >= 4 and build.knowledge.get("sci", 0) >= 5 else 0),
+                           "Splice scores installed (Genome Studies −1 at 4+)")
+    stats["move"] = Stat("Move", sheet.move, "4, armour, Leg Splicing, boosters")
+    stats["general_fate"] = Stat("General Fate", 1 + (com >= 10), "1, +1 at Communication 5 (DM-R69)")
+    stats["max_allies"] = Stat("Max # Allies", MAX_ALLIES[com], f"Communication {level(com)} (A-06: blanks carried forward)")
+    stats["max_ally_value"] = Stat("Max Ally Value", trait_cost(com), "the cost of the Communication level", "Rep")
+    stats["bonus_arp"] = Stat("Bonus ARP", bonus_arp(com), "10 at each whole Communication level (DM-R08)", "ARP")
+    report.meters.append(Meter("attach", "Attach Points", sheet.attach_used,
+                               min(ATTACH_LOCATIONS, sheet.attach_capacity), "", "attach"))
+    report.meters.append(Meter("backpack", "Backpack Slots", sheet.backpack_used,
+                               sheet.backpack_capacity, "", "backpack"))
+    abilities = [a for a in catalogue.of("knowledge_ability") if build.knowledge.get(a.skill, 0) >= a.level]
+    report.detail["abilities"] = [{"name": a.name, "skill": SKILLS[a.skill], "level": a.level,
+                                   "text": a.description, "frequency": a.frequency} for a in abilities]
+    report.detail["communication"] = [{"name": s.name, "text": s.description, "frequency": s.frequency}
+                                      for s in catalogue.of("communication_skill") if com >= s.com_half_steps]
+    report.detail["negated"] = sheet.negated
