@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.csrf import csrf_exempt
 
-from catalogue.loader import catalogue_for, find_pack, latest_pack
+from catalogue.loader import catalogue_for, find_pack, latest_pack, latest_pack_with
 from catalogue.models import Pack
 from catalogue.rulesets import ACTIVE, PLANNED
 from catalogue.rulesets.base import BuildError
@@ -77,8 +77,13 @@ def _module(key: str):
 
 
 def _pack(request, key: str) -> Pack:
-    ref = request.GET.get("pack")
-    pack = find_pack(ref) if ref else latest_pack(key)
+    ref, category = request.GET.get("pack"), request.GET.get("category")
+    if ref:
+        pack = find_pack(ref)
+    elif category in ACTIVE[key].CATEGORIES:
+        pack = latest_pack_with(key, category)
+    else:
+        pack = latest_pack(key)
     if pack is None or pack.ruleset.key != key:
         raise ApiError(404, f"no pack {ref or ''} loaded for {key}".replace("  ", " "))
     return pack
@@ -99,8 +104,10 @@ def rulesets(request):
 @endpoint("GET")
 def items(request, key: str):
     module = _module(key)
-    pack = _pack(request, key)
     category = request.GET.get("category")
+    if category is not None and category not in module.CATEGORIES:
+        raise ApiError(400, f"unknown category {category!r}; expected one of {', '.join(module.CATEGORIES)}")
+    pack = _pack(request, key)
     if category is not None and category not in module.CATEGORIES:
         raise ApiError(400, f"unknown category {category!r}; expected one of {', '.join(module.CATEGORIES)}")
     catalogue = catalogue_for(pack)

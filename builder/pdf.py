@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from weasyprint import HTML
 
-from . import anvil, pilot, squad, store
+from . import anvil, leader, pilot, squad, store
 from .models import Build
 
 MAX_BOXES = 60
@@ -70,9 +70,23 @@ def squad_sections(build: Build, checked, share_url: str, url_for: Callable[[Bui
     return sections
 
 
+def leader_sections(build: Build, checked, share_url: str) -> list[str]:
+    """A DARK METAL Squad Leader's sheet, then one sheet for each ally."""
+    context = leader.sheet_context(checked)
+    stats = context["stats"]
+    context.update(ammo=[{"name": w.name, "boxes": range(w.ammo)} for w in context["hands"] if w.ammo], build=build, share_url=share_url, qr=qr_data_uri(share_url),
+                   fate_boxes=range(stats["general_fate"].value), bhp_boxes=range(stats["bhp"].value),
+                   ahp_boxes=range(stats["ahp"].value))
+    sections = [render_to_string(leader.SHEET_TEMPLATE, context)]
+    sections += [render_to_string("pdf/_ally_body.html", {"ally": ally, "build": build}) for ally in context["allies"]]
+    return sections
+
+
 def render_pdf(build: Build, paper: str, share_url: str, url_for: Callable[[Build], str]) -> bytes:
     checked = store.check(build.document)
-    if build.kind == "squad":
+    if build.ruleset == "darkmetal":
+        sections = leader_sections(build, checked, share_url)
+    elif build.kind == "squad":
         sections = squad_sections(build, checked, share_url, url_for)
     elif build.kind == "pilot":
         sections = [pilot_section(build, checked, share_url)]

@@ -19,12 +19,13 @@ from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.rulesets import ACTIVE, PLANNED
 from catalogue.rulesets.base import BuildError
 
-from . import anvil, pilot, squad, store
+from . import anvil, leader, pilot, squad, store
 from .models import Build
 from .pdf import render_pdf
 from .session import forget, mine, remember
 
-PAGES = {("metallurgent", "anvil"): anvil, ("metallurgent", "pilot"): pilot, ("metallurgent", "squad"): squad}
+PAGES = {("metallurgent", "anvil"): anvil, ("metallurgent", "pilot"): pilot, ("metallurgent", "squad"): squad,
+         ("darkmetal", "leader"): leader}
 
 
 def page_for(ruleset: str, kind: str):

@@ -53,12 +53,18 @@ def load_pack(data) -> LoadResult:
     return LoadResult(header.ref, "created", len(data.catalogue.items))
 
 
-def latest_pack(ruleset_key: str, kind: str = "anvil") -> Pack | None:
-    """The newest version of the pack that serves this kind of build (the one holding its category)."""
+def latest_pack(ruleset_key: str, kind: str | None = None) -> Pack | None:
+    """The newest version of the pack that serves this kind of build (the ruleset's first kind by default)."""
     module = ACTIVE.get(ruleset_key)
+    kind = kind or (next(iter(module.KINDS)) if module else None)
     if module is None or kind not in module.KIND_CATEGORY:
         return None
-    packs = list(Pack.objects.filter(ruleset__key=ruleset_key, items__category=module.KIND_CATEGORY[kind]).distinct())
+    return latest_pack_with(ruleset_key, module.KIND_CATEGORY[kind])
+
+
+def latest_pack_with(ruleset_key: str, category: str) -> Pack | None:
+    """The newest version of a ruleset's pack holding items of this category."""
+    packs = list(Pack.objects.filter(ruleset__key=ruleset_key, items__category=category).distinct())
     return max(packs, key=lambda p: p.semver, default=None)
 
 

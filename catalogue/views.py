@@ -6,7 +6,7 @@ from typing import Any
 from django.http import Http404
 from django.shortcuts import render
 
-from .loader import catalogue_for, find_pack, latest_pack
+from .loader import catalogue_for, find_pack, latest_pack_with
 from .models import Pack
 from .rulesets import ACTIVE
 from .rulesets.base import display_value, flatten, stat_label
@@ -32,13 +32,13 @@ def browse(request, ruleset: str):
     module = ACTIVE.get(ruleset)
     if module is None:
         raise Http404("No such ruleset")
-    ref = request.GET.get("pack")
-    pack: Pack | None = find_pack(ref) if ref else latest_pack(ruleset)
-    if pack is None:
-        raise Http404("No such pack")
     category = request.GET.get("category") or next(iter(module.CATEGORIES))
     if category not in module.CATEGORIES:
         raise Http404("No such category")
+    ref = request.GET.get("pack")
+    pack: Pack | None = find_pack(ref) if ref else latest_pack_with(ruleset, category)
+    if pack is None:
+        raise Http404("No such pack")
     catalogue = catalogue_for(pack)
     rows, columns = [], []
     for item in catalogue.of(category):

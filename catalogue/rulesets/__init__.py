@@ -2,9 +2,9 @@
 from dataclasses import dataclass
 from types import ModuleType
 
-from . import metallurgent
+from . import darkmetal, metallurgent
 
-ACTIVE: dict[str, ModuleType] = {metallurgent.KEY: metallurgent}
+ACTIVE: dict[str, ModuleType] = {metallurgent.KEY: metallurgent, darkmetal.KEY: darkmetal}
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,6 @@ class Planned:
 # Shown on the home page as coming; each gets a folder when its issue is taken.
 PLANNED = (
     Planned("megamercs", "MEGA MERCS 2028", "Mecha and tanks with typed, sized hardpoints on d100."),
-    Planned("darkmetal", "DARK METAL", "Squad Leaders and allies on Reputation budgets, d10 pools."),
     Planned("lancer", "LANCER (beta mech combat)", "Pilots and mechs: mounts, weapons by size, systems."),
     Planned("ember", "Ember·Obsidian Protocol", "M.A.P. mechs from Part cards and a Pilot, custom dice."),
 )

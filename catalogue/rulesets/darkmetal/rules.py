@@ -500,9 +500,10 @@ def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int
         report.add("DM-R07", "error", "allies",
                    f"Allies paid in ARP cost {ally_arp} ARP; Communication gives {arp} ARP.",
                    "Pay some allies in Rep instead.")
-    report.meters.append(Meter("trait_rep", "Trait Rep", trait_spend, TRAIT_BUDGET + extra, "Rep", "traits"))
-    report.meters.append(Meter("gear_rep", "MES, weapons, items, allies", gear_spend, gear_budget, "Rep", "equipment"))
-    report.meters.append(Meter("arp", "Ally Reputation Points", ally_arp, arp, "ARP", "allies"))
+    report.meters[0:0] = [  # the two Rep pools and ARP lead the bars
+        Meter("trait_rep", "Trait Rep", trait_spend, TRAIT_BUDGET + extra, "Rep", "traits"),
+        Meter("gear_rep", "MES, weapons, items, allies", gear_spend, gear_budget, "Rep", "equipment"),
+        Meter("arp", "Ally Reputation Points", ally_arp, arp, "ARP", "allies")]
     report.stats["trait_rep_left"] = Stat("Trait Rep left", TRAIT_BUDGET + extra - trait_spend,
                                           "banked toward the next level of any Trait (DM-R05)", "Rep")
 
