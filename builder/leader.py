@@ -173,6 +173,8 @@ def context(checked) -> dict[str, Any]:
     return {
         "document": document, "report": report, "stats": report.stats, "meters": report.meters, "traits": traits,
         "skills": [{"key": k, "name": v, "value": document.get("knowledge", {}).get(k, 0)} for k, v in SKILLS.items()],
+        "known_skills": [{"name": v, "value": document["knowledge"][k]} for k, v in SKILLS.items()
+                         if document.get("knowledge", {}).get(k)],
         "armors": catalogue.of("armor"), "armor": items.get((document.get("armor") or {}).get("item", "")),
         "mods": mods, "mes_options": mes_options, "attach": attach, "attach_options": catalogue.of("attach_weapon"),
         "body": body, "hands": hands,

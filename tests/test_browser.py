@@ -369,3 +369,34 @@ def test_combat_preview_panel_updates_without_reload(page):
     expect(results.locator("td.p-hit").first).not_to_have_text(first)
     assert page.evaluate("window.__marker") == 1
     shot(page, "preview")
+
+
+def test_dark_metal_leader_over_budget_fixed_then_allies_and_share(page, new_context):
+    page.goto("/new/darkmetal/leader/")
+    edit(page, lambda: page.select_option("#trait-select-ath", "10"), 1)  # level 5: 2700 Rep
+    edit(page, lambda: page.select_option("#trait-select-pre", "6"), 1)  # level 3: 1000 Rep
+    trait_bar = page.locator('.meter[data-meter="trait_rep"]')
+    expect(trait_bar).to_have_class(re.compile(r"\bover\b"))
+    expect(page.locator("#summary")).to_contain_text("DM-R04")
+    edit(page, lambda: page.select_option("#trait-select-pre", "2"), 1)  # level 1: back to 2800
+    expect(trait_bar).not_to_have_class(re.compile(r"\bover\b"))
+    expect(page.locator("#summary")).not_to_contain_text("DM-R04")
+    edit(page, lambda: page.select_option("#trait-select-com", "4"), 1)  # Com 2: 3 allies, 450 Max Ally Value
+    page.select_option("#trait-select-ath", "9")  # 2200 + 100 + 450 = 2750 Rep: within 3,000
+    page.wait_for_function("() => window.__htmx.pending === 0")
+    edit(page, lambda: page.select_option("#add-ally", "standard-infantry"), 1)
+    edit(page, lambda: page.select_option("#add-ally", "rookie-medic"), 1)
+    expect(page.locator(".ally")).to_have_count(2)
+    expect(page.locator('.meter[data-meter="allies"]')).to_contain_text("2 / 3")
+    expect(page.locator("#legal-badge")).to_have_text("legal")
+    page.get_by_role("button", name="Save and get links").click()
+    expect(page).to_have_url(EDIT_URL)
+    share = page.locator("a.linkbox").first.get_attribute("href")
+    token = EDIT_URL.search(page.url).group(1)
+
+    friend = new_context().new_page()
+    friend.goto(share)
+    expect(friend.locator("main")).to_contain_text("Standard Infantry")
+    expect(friend.locator("main")).to_contain_text("Rookie Medic")
+    assert token not in friend.content()
+    shot(friend, "leader-share")

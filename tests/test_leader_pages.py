@@ -1,0 +1,119 @@
+"""The DARK METAL Squad Leader page as form posts, its share page and PDF, the API, and bad input."""
+import subprocess
+
+import pytest
+
+from builder import store
+from builder.models import Build
+
+pytestmark = pytest.mark.django_db
+NEW = "/new/darkmetal/leader/"
+PACK = "darkmetal-rulebook@1.0.0"
+
+
+def form(**overrides):
+    data = {"pack": PACK, "name": "Moroc", "campaign": "0", "players": "1",
+            **{f"trait-{t}": "1" for t in ("ath", "pre", "ins", "awa", "kno", "com")}}
+    data.update(overrides)
+    return data
+
+
+def test_leader_page_shows_traits_skills_body_and_bars(client, packs):
+    html = client.get(NEW).content.decode()
+    for text in ("Base Traits", "Knowledge Skills", "AP3 shoulder", "Backpack", "Trait Rep", "MES, weapons, items, allies",
+                 "Ally Reputation Points", "Hire an ally"):
+        assert text in html, text
+
+
+def test_over_budget_traits_show_the_issue_and_a_full_bar(client, packs):
+    html = client.post(NEW, form(**{"trait-ath": "10", "trait-pre": "6"})).content.decode()
+    assert "DM-R04" in html and "3700" in html
+    assert 'class="meter over" data-meter="trait_rep"' in html
+
+
+def test_buying_mes_reprices_in_order(client, packs):
+    first = client.post(NEW, form(**{"add-mod": "cat-reflexes"})).context["document"]
+    data = form(**{"mod-count": "1", "mod-0-item": "cat-reflexes", "mod-0-paid": "100", "mod-0-campaign": "0",
+                   "add-mod": "eye-replacement"})
+    second = client.post(NEW, data).context["document"]
+    assert first["modifications"][0]["paid"] == 100
+    assert [m["paid"] for m in second["modifications"]] == [100, 200]  # Cyber × (Splice 1 + 1)
+    removed = client.post(NEW, {**data, "add-mod": "", "action": "remove:mod:0", "mod-count": "1"}).context["document"]
+    assert removed["modifications"] == []
+
+
+def test_attach_weapons_are_placed_shoulders_first(client, packs):
+    doc = client.post(NEW, form(armor="battle-armor", **{"add-attach": "mbmr"})).context["document"]
+    assert doc["attach"][0]["at"] == [3, 4, 1]
+    data = form(armor="battle-armor", **{"attach-count": "1", "attach-0-item": "mbmr", "attach-0-at": "3,4,1",
+                                         "add-attach": "armor-melee"})
+    doc = client.post(NEW, data).context["document"]
+    assert doc["attach"][1]["at"] == [2]  # melee on an arm (DM-R45), the free one
+
+
+def test_hiring_and_dismissing_allies(client, packs):
+    doc = client.post(NEW, form(**{"trait-com": "4", "add-ally": "rookie-medic"})).context["document"]
+    assert doc["allies"][0]["template"] == "rookie-medic"
+    data = form(**{"trait-com": "4", "ally-count": "1", "ally-0-name": "Doc", "ally-0-template": "rookie-medic",
+                   "ally-0-paid": "rep", "ally-0-deployed": "on", "ally-0-weapon-1": "heavy-rifle"})
+    html = client.post(NEW, data).content.decode()
+    assert "DM-R59" in html
+    gone = client.post(NEW, {**data, "action": "remove:ally:0"}).context["document"]
+    assert gone["allies"] == []
+
+
+def test_save_share_and_pdf_with_ally_sheets(client, packs, tmp_path):
+    data = form(**{"trait-com": "4", "ally-count": "2", "ally-0-name": "Ash", "ally-0-template": "standard-infantry",
+                   "ally-0-paid": "rep", "ally-0-deployed": "on", "ally-1-name": "Doc", "ally-1-template": "rookie-medic",
+                   "ally-1-paid": "arp", "ally-1-deployed": "on", "action": "save"})
+    response = client.post(NEW, data)
+    build = Build.objects.get()
+    assert response["Location"] == f"/b/{build.edit_token}/" and build.ruleset == "darkmetal" and build.legal
+    share = client.get(f"/s/{build.share_id}/").content.decode()
+    assert "Moroc" in share and "Ash" in share and build.edit_token not in share
+    path = tmp_path / "leader.pdf"
+    path.write_bytes(client.get(f"/s/{build.share_id}.pdf").content)
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    pages = text.split("\f")
+    assert "DARK METAL Squad Leader" in pages[0] and "TRAITS" in pages[0]
+    assert any("ally of Moroc" in p and "Ash" in p for p in pages) and any("ally of Moroc" in p and "Doc" in p for p in pages)
+    assert build.edit_token not in text
+
+
+def test_leader_api_create_and_stale_update(client, packs):
+    document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": PACK, "name": "API",
+                "traits": {"ath": 6}}
+    created = client.post("/api/builds", document, content_type="application/json").json()
+    assert created["report"]["legal"]
+    first = client.put(f"/api/builds/{created['edit_token']}", {"version": 1, "build": {**document, "name": "B"}},
+                       content_type="application/json")
+    stale = client.put(f"/api/builds/{created['edit_token']}", {"version": 1, "build": {**document, "name": "C"}},
+                       content_type="application/json")
+    assert first.status_code == 200 and stale.status_code == 409
+
+
+def test_leader_bad_input_is_422_and_nothing_saved(client, packs):
+    for bad in ({"trait-ath": "99"}, {"trait-ath": "lots"}, {"armor": "mithril-plate"}, {"add-mod": "no-such-splice"},
+                {"ally-count": "99"}, {"attach-count": "1", "attach-0-item": "mbmr", "attach-0-at": "x"},
+                {"name": "<script>x</script>"}, {"hand-1": "battle-armor"}, {"add-attach": "heavy-pistol"}):
+        response = client.post(NEW, form(**{"action": "save", **bad}))
+        assert response.status_code == 422, bad
+    document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": PACK,
+                "traits": {"ath": 6}, "armor": [{"item": "combat-suit"}]}
+    assert client.post("/api/builds", document, content_type="application/json").status_code == 422
+    assert Build.objects.count() == 0
+
+
+def test_darkmetal_catalogue_page_and_items_api(client, packs):
+    html = client.get("/catalogue/darkmetal/?category=armor&sort=-cost").content.decode()
+    assert "Battle Armor" in html and html.index("Battle Armor") < html.index("Combat Suit")
+    items = client.get("/api/rulesets/darkmetal/items", {"category": "ally_template"}).json()["items"]
+    assert len(items) == 18
+
+
+def test_duplicate_and_copy_work_for_leaders(client, packs):
+    build = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
+                                      "pack": PACK, "name": "Original"}))
+    client.post(f"/b/{build.edit_token}/duplicate")
+    client.__class__().post(f"/s/{build.share_id}/copy")
+    assert Build.objects.filter(name="Original (copy)").count() == 2
