@@ -169,7 +169,9 @@ def preview(request):
     """{"attacker": an Anvil or {"build": share id}, "target": {"unit": key} | {"build": share id} | an Anvil,
     "situation": {...}} → the preview as JSON."""
     body = read_json(request)
-    if not isinstance(body, dict) or not {"attacker", "target"} <= set(body) <= {"attacker", "target", "situation"}:
+    leader = isinstance(body, dict) and isinstance(body.get("attacker"), dict) and body["attacker"].get("ruleset") == "darkmetal"
+    required = {"attacker"} if leader else {"attacker", "target"}
+    if not isinstance(body, dict) or not required <= set(body) <= {"attacker", "target", "situation"}:
         raise ApiError(400, 'send {"attacker": ..., "target": ..., "situation": {...}}')
     attacker = body["attacker"]
     if isinstance(attacker, dict) and set(attacker) == {"build"}:
@@ -177,4 +179,4 @@ def preview(request):
     situation = body.get("situation", {})
     if not isinstance(situation, dict):
         raise ApiError(400, "situation must be an object")
-    return JsonResponse(preview_runner.run(attacker, body["target"], situation))
+    return JsonResponse(preview_runner.run(attacker, body.get("target"), situation))

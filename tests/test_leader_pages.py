@@ -117,3 +117,29 @@ def test_duplicate_and_copy_work_for_leaders(client, packs):
     client.post(f"/b/{build.edit_token}/duplicate")
     client.__class__().post(f"/s/{build.share_id}/copy")
     assert Build.objects.filter(name="Original (copy)").count() == 2
+
+
+def test_dm_preview_panel_and_api(client, packs):
+    build = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
+                                      "pack": PACK, "name": "Gunner", "traits": {"pre": 6, "ath": 4},
+                                      "hands": [{"item": "heavy-pistol"}, {"item": "melee-weapon"}]}))
+    html = client.post("/preview/darkmetal/", {"attacker_build": build.share_id, "range": "6", "defence_dice": "1"},
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert "Heavy Pistol" in html and "<svg" in html and "3d10" in html
+    data = client.post("/api/preview", {"attacker": build.document, "situation": {"range": 6, "defence_dice": 1}},
+                       content_type="application/json").json()
+    pistol = next(a for a in data["attacks"] if a["name"] == "Heavy Pistol")
+    # Heavy Pistol beyond 4": +2 toHit, T 8; 3d10 against 1 defence d6.
+    from catalogue.rulesets.darkmetal.preview import hit_chance
+    assert pistol["target_number"] == 8 and pistol["p_hit"] == pytest.approx(hit_chance(3, 8, 1))
+    melee = next(a for a in data["attacks"] if a["name"] == "Melee Weapon")
+    assert melee["dice"] == 2 and "Close Combat" in melee["notes"][0]
+
+
+def test_dm_preview_bad_input(client, packs):
+    build = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
+                                      "pack": PACK, "name": "Gunner"}))
+    assert client.post("/preview/darkmetal/", {"attacker_build": build.share_id, "range": "far"}).status_code == 422
+    assert client.post("/preview/darkmetal/", {"attacker_build": "nope"}).status_code == 422
+    bad = {"attacker": build.document, "situation": {"size": "gigantic"}}
+    assert client.post("/api/preview", bad, content_type="application/json").status_code == 422

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import Distribution, darkmetal_pool
 
@@ -124,3 +126,69 @@ def throw_shortfall(difficulty: int, highest_die: int) -> int:
 def entangle_attacker_wins(attacker_highest: int, defender_highest: int) -> bool:
     """Entangle: the attacker wins ties on the highest die (L1295)."""
     return attacker_highest >= defender_highest
+
+
+# --- a Leader's weapons against a target -----------------------------------------------------------
+
+COVER_DICE = {"none": 0, "partial_concealment": 1, "full_concealment": 2, "partial_cover": 2, "full_cover": 4}
+
+
+class Situation(BaseModel):
+    """What the player picks for the preview (digest 5.2-5.4)."""
+
+    model_config = ConfigDict(extra="forbid")
+    range: int = Field(default=6, ge=0, le=60)  # inches or hexes
+    close_combat: bool = False  # engaged: every attack uses Athletics (L1221)
+    size: Literal["tiny", "small", "average", "large"] = "average"
+    armor: int = Field(default=0, ge=0, le=4)
+    defence_dice: int = Field(default=1, ge=0, le=12)  # the target's Instinct pool
+    cover: Literal["none", "partial_concealment", "full_concealment", "partial_cover", "full_cover"] = "none"
+    dodging: bool = False
+    dashing: bool = False
+    aimed: bool = False
+    close_range: bool = False  # A-20
+
+
+def weapon_to_hit(weapon, distance: int) -> int:
+    """The weapon's toHit at this range; a range step replaces the base value (A-19)."""
+    to_hit = weapon.to_hit
+    for beyond, value in sorted(getattr(weapon, "range_steps", [])):
+        if distance > beyond:
+            to_hit = value
+    return to_hit
+
+
+def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation) -> dict:
+    """One weapon's attack: dice, target number, defence dice, exact P(hit) and expected damage."""
+    melee = bool(getattr(weapon, "close_combat", False) or getattr(weapon, "melee", False))
+    in_close_combat = situation.close_combat or melee
+    notes = []
+    if not in_close_combat and weapon.max_range is not None and situation.range > weapon.max_range:
+        return {"name": weapon.name, "reachable": False, "why": f"Max Range {weapon.max_range}"}
+    if in_close_combat:
+        dice = pools["ath"] - getattr(weapon, "close_combat_penalty", 0)
+        to_hit, damage, pierce = (0, 1, 0) if not melee else (weapon.to_hit, weapon.damage, weapon.pierce)
+        notes.append("Close Combat: Athletics" + (f" −{weapon.close_combat_penalty}" if getattr(weapon, "close_combat_penalty", 0) else ""))
+        if not melee:
+            notes.append("a ranged weapon in Close Combat strikes as a basic melee weapon")
+    else:
+        dice, to_hit, damage, pierce = pools["pre"], weapon_to_hit(weapon, situation.range), weapon.damage, weapon.pierce
+        notes.append("Shoot: Precision")
+    dice = max(0, dice) + aim
+    defence = situation.defence_dice + (0 if in_close_combat else COVER_DICE[situation.cover])
+    defence += 2 * situation.dodging + situation.dashing
+    target = target_number(situation.size, situation.armor, pierce, to_hit, situation.close_range)
+    net = net_distribution(dice, max(MIN_T, min(target, MAX_T + 1)), defence)
+    p_hit = 0.0 if target > MAX_T else net.at_least(1)
+    aimed_beam = situation.aimed and weapon.key == "beam-rifle"
+    expected = expected_net_damage(dice, target, defence) if aimed_beam else p_hit * damage
+    return {"name": weapon.name, "reachable": True, "dice": dice, "target_number": target, "defence_dice": defence,
+            "p_hit": p_hit, "hit_from": 1, "damage": damage, "expected_damage": expected, "notes": notes,
+            "distribution": {k: p for k, p in net.items() if p > 1e-12}}
+
+
+def leader_preview(report, weapons, awareness_half_steps: int, situation: Situation) -> dict:
+    pools = {row["trait"]: row["pool"] for row in report.detail["traits"]}
+    aim = aim_dice(awareness_half_steps) if situation.aimed else 0
+    return {"situation": situation.model_dump(), "aim": aim,
+            "attacks": [weapon_odds(w, pools, aim, situation) for w in weapons]}
