@@ -440,3 +440,24 @@ def test_unknown_keys_are_unreadable(catalogue):
     for bad in ({"armor": {"item": "mithril"}}, {"hands": [{"item": "trauma-kit"}]}, {"allies": [ally("dragon")]}):
         with pytest.raises(BuildError):
             check(catalogue, **bad)
+
+
+# --- changing equipment (DM-R51-DM-R53) -------------------------------------------------------------
+
+def test_dm_r51_free_exchange_within_a_campaign(catalogue):
+    report = check(catalogue, campaign=3, armor={"item": "combat-armor", "campaign": 2})
+    [row] = report.detail["exchange"]
+    assert row["refund"] == 250 and row["terms"] == "full exchange"
+
+
+def test_dm_r52_half_back_after_a_campaign(catalogue):
+    report = check(catalogue, campaign=3, armor={"item": "combat-armor", "campaign": 1},
+                   modifications=[{"item": "cat-reflexes", "paid": 100, "campaign": 1}])
+    assert [r["refund"] for r in report.detail["exchange"]] == [125, 50]
+    assert rules.refund(101, 0, 5) == 50
+
+
+def test_dm_r53_the_one_time_rebuild_is_recorded(catalogue):
+    assert "still available" in next(i.message for i in check(catalogue).issues if i.code == "DM-R53")
+    used = check(catalogue, wipe_rebuild_used=True)
+    assert "has been used" in next(i.message for i in used.issues if i.code == "DM-R53")

@@ -141,6 +141,7 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     check_gripper_bulk(build, items, sheet, report)
     ally_rep, ally_arp = check_allies(build, catalogue, report)
     check_budgets(build, sheet, ally_rep, ally_arp, report)
+    exchange(build, catalogue, report)
     derive(build, catalogue, sheet, report)
     return report
 
@@ -506,6 +507,31 @@ def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int
         Meter("arp", "Ally Reputation Points", ally_arp, arp, "ARP", "allies")]
     report.stats["trait_rep_left"] = Stat("Trait Rep left", TRAIT_BUDGET + extra - trait_spend,
                                           "banked toward the next level of any Trait (DM-R05)", "Rep")
+
+
+# --- changing equipment (DM-R51-DM-R53) -----------------------------------------------------------
+
+def refund(paid: int, bought: int, current: int) -> int:
+    """DM-R51: gear held one Campaign or less is exchanged for its full price; DM-R52: after that, 50%."""
+    return paid if current - bought <= 1 else paid // 2
+
+
+def exchange(build: LeaderBuild, catalogue: Catalogue, report: Report) -> None:
+    """What selling each owned thing would return now, so a change can be weighed before it is made."""
+    items = catalogue.items
+    owned = [("armor", build.armor, items[build.armor.item].cost if build.armor else 0)] if build.armor else []
+    owned += [(f"modifications[{i}]", m, m.paid) for i, m in enumerate(build.modifications)]
+    owned += [(f"hands[{i}]", p, items[p.item].cost) for i, p in enumerate(build.hands)]
+    owned += [(f"attach[{i}]", p, attach_price(items[p.item], build, items)) for i, p in enumerate(build.attach)]
+    owned += [(f"backpack[{i}]", p, items[p.item].cost or 0) for i, p in enumerate(build.backpack)]
+    report.detail["exchange"] = [
+        {"path": path, "name": items[pick.item].name, "paid": paid, "campaign": pick.campaign,
+         "refund": refund(paid, pick.campaign, build.campaign),
+         "terms": "full exchange" if build.campaign - pick.campaign <= 1 else "50% refund"}
+        for path, pick, paid in owned]
+    report.add("DM-R53", "info", "rebuild",
+               "The one-time full rebuild has been used." if build.wipe_rebuild_used
+               else "The one-time full rebuild is still available.")
 
 
 # --- derived stats (digest 4) --------------------------------------------------------------------
