@@ -153,8 +153,10 @@ def context(checked) -> dict[str, Any]:
             unlocks.append({"half_steps": level.half_steps, "label": level.name, "note": note,
                             "total": rules.trait_cost(level.half_steps), "reached": level.half_steps <= base})
         traits.append({**row, "half_steps": base, "ladder": unlocks})
+    negated = set(report.detail.get("negated", []))
     mods = [{"index": i, "item": items[m["item"]], "paid": m["paid"], "campaign": m["campaign"],
-             "kind": catalogue.categories[m["item"]]} for i, m in enumerate(document.get("modifications", []))]
+             "kind": catalogue.categories[m["item"]], "negated": items[m["item"]].name in negated}
+            for i, m in enumerate(document.get("modifications", []))]
     splice = sum(items[m["item"]].score for m in document.get("modifications", []) if catalogue.categories[m["item"]] == "splice")
     cyber = sum(items[m["item"]].score for m in document.get("modifications", []) if catalogue.categories[m["item"]] == "cyber")
     mes_options = [{"item": mod, "price": rules.mes_price(mod, splice, cyber), "kind": kind}
@@ -167,7 +169,10 @@ def context(checked) -> dict[str, Any]:
     for i, ally in enumerate(document.get("allies", [])):
         template = items[ally["template"]]
         rep, arp = rules.template_cost(template, catalogue)
-        allies.append({**ally, "index": i, "template_item": template, "hire_rep": rep, "hire_arp": arp,
+        gear = sum(items[k].cost or 0 for k in ally["weapons"] + ally["items"] if getattr(items[k], "cost", None))
+        gear += items[ally["armor"]].cost if ally.get("armor") else 0
+        refund = f"{arp + -(-gear // rules.ARP_TO_REP)} ARP" if ally["paid_with"] == "arp" else f"{rep + gear} Rep"
+        allies.append({**ally, "index": i, "template_item": template, "hire_rep": rep, "hire_arp": arp, "refund": refund,
                        "weapon_choices": _ally_weapons(template, catalogue),
                        "issues": report.issues_at(f"allies[{i}]")})
     return {

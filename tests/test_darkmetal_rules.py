@@ -221,9 +221,9 @@ def test_dm_r27_wrong_recorded_splice_price(catalogue):
 
 
 def test_dm_r28_order_changes_prices(catalogue):
-    cyber_first = mods(catalogue, "eye-replacement", "cat-reflexes")
-    splice_first = mods(catalogue, "cat-reflexes", "eye-replacement")
-    assert sum(p["paid"] for p in cyber_first) != sum(p["paid"] for p in splice_first)
+    # Cyber first: Eye Replacement 100 × (0 + 1), then Cat Reflexes at Splice 0: 100. Splice first: 100, then 100 × 2.
+    assert [p["paid"] for p in mods(catalogue, "eye-replacement", "cat-reflexes")] == [100, 100]
+    assert [p["paid"] for p in mods(catalogue, "cat-reflexes", "eye-replacement")] == [100, 200]
 
 
 def test_dm_r23_targeting_network_needs_eye_replacement(catalogue):

@@ -166,7 +166,7 @@ def check_knowledge(build: LeaderBuild, report: Report) -> None:
             report.add("DM-R11", "error", f"knowledge.{skill}",
                        f"{SKILLS[skill]} at {value}; a Knowledge Skill goes from 0 to {MAX_SKILL_LEVEL}.",
                        f"Lower it to {MAX_SKILL_LEVEL}.")
-    kno = traits_of(build)["kno"]
+    kno = traits_of(build)["kno"]  # points follow the base Knowledge level
     points, spent = knowledge_points(min(kno, MAX_PURCHASED)), sum(build.knowledge.values())
     if spent > points:
         report.add("DM-R12", "error", "knowledge",
@@ -430,12 +430,11 @@ def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tu
         hire_rep, hire_arp = template_cost(template, catalogue)
         gear_rep = sum(items[k].cost or 0 for k in ally.weapons if items[k].cost) + sum(items[k].cost or 0 for k in ally.items)
         gear_rep += items[ally.armor].cost if ally.armor else 0
+        value = hire_rep + gear_rep  # what counts toward Max Ally Value
         if ally.paid_with == "arp":
             arp_total += hire_arp + math.ceil(gear_rep / ARP_TO_REP)
-            value = hire_rep + gear_rep
         else:
             rep_total += hire_rep + gear_rep
-            value = hire_rep + gear_rep
         if ally.deployed:
             deployed += 1
             deployed_value += value
