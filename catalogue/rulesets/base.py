@@ -93,6 +93,14 @@ class Part(Strict):
     description: str = Field(default="", max_length=600)
 
 
+class BuildDocument(Strict):
+    """What every build file shares; each ruleset's kinds add `ruleset`, `kind`, a `name` and their own fields."""
+
+    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
+    pack: str = Field(pattern=PACK_REF_PATTERN)
+    notes: str = Field(default="", max_length=4000)
+
+
 class PackHeader(Strict):
     name: str = Field(pattern=KEY_PATTERN)
     version: str = Field(pattern=SEMVER_PATTERN)

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from ..base import BUILD_FORMAT, KEY_PATTERN, PACK_REF_PATTERN, Part, PlainName, Strict
+from ..base import KEY_PATTERN, BuildDocument, Part, PlainName, Strict
 
 TRAITS = ("ath", "pre", "ins", "awa", "kno", "com")
 TRAIT_NAMES = {"ath": "Athletics", "pre": "Precision", "ins": "Instinct", "awa": "Awareness", "kno": "Knowledge",
@@ -247,14 +247,11 @@ class Ally(Strict):
     items: Annotated[list[Key], Field(max_length=8)] = Field(default_factory=list)
 
 
-class LeaderBuild(Strict):
-    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
+class LeaderBuild(BuildDocument):
     ruleset: Literal["darkmetal"] = "darkmetal"
     kind: Literal["leader"] = "leader"
-    pack: str = Field(pattern=PACK_REF_PATTERN)
     name: PlainName = Field(default="New Squad Leader", min_length=1, max_length=80)
     player: str = Field(default="", max_length=60)
-    notes: str = Field(default="", max_length=4000)
     extra_rep: Annotated[int, Field(ge=0, le=100_000)] = 0  # carried over from earlier play (L299)
     players: Annotated[int, Field(ge=1, le=8)] = 1  # number of players sharing the mission (DM-R55)
     campaign: Campaign = 0  # the current campaign

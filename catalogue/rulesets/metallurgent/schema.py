@@ -10,15 +10,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
-from ..base import (
-    BUILD_FORMAT,
-    KEY_PATTERN,
-    PACK_REF_PATTERN,
-    Part,
-    PlainName,
-    Strict,
-    plain_name,
-)
+from ..base import KEY_PATTERN, BuildDocument, Part, PlainName, Strict, plain_name
 
 DamageType = Literal["KE", "CE", "TE"]
 Chassis = Literal["biped", "reverse_joint", "quadruped", "tracks", "wheels", "hover"]
@@ -307,16 +299,13 @@ class AnvilParts(Strict):
     fcs: ItemKey | None = None
 
 
-class AnvilBuild(Strict):
+class AnvilBuild(BuildDocument):
     """The public build file, `hardpoint.build/1` (documented in README)."""
 
-    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
     ruleset: Literal["metallurgent"] = "metallurgent"
     kind: Literal["anvil"] = "anvil"
-    pack: str = Field(pattern=PACK_REF_PATTERN)
     name: PlainName = Field(default="Unnamed Anvil", min_length=1, max_length=80)
     task: Task | None = None  # cosmetic: "Tasks have no mechanical benefit" (L755)
-    notes: str = Field(default="", max_length=4000)
     parts: AnvilParts = Field(default_factory=AnvilParts)
     # The rules cap Gear at 12 (M-R05); the document allows more so that the validator,
     # not the parser, tells the user what is wrong. Beyond 48 the document is not a build.
@@ -432,16 +421,13 @@ class Unlearn(Strict):
 HistoryEntry = Union[Specialise, Learn, Unlearn]
 
 
-class PilotBuild(Strict):
+class PilotBuild(BuildDocument):
     """A Pilot. Skills and the Spec come from the append-only `history` (M-R96, M-R101, M-R104)."""
 
-    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
     ruleset: Literal["metallurgent"] = "metallurgent"
     kind: Literal["pilot"] = "pilot"
-    pack: str = Field(pattern=PACK_REF_PATTERN)
     name: PlainName = Field(default="New Pilot", min_length=1, max_length=80)
     callsign: str = Field(default="", max_length=40)
-    notes: str = Field(default="", max_length=4000)
     mettle: Annotated[int, Field(ge=1, le=12)] = 6
     xp: Annotated[int, Field(ge=0, le=9999)] = 0  # MARA; the scale stops at 499 (M-R99)
     lifepath: ItemKey | None = None
@@ -512,13 +498,10 @@ class Platoon(Strict):
 
 
 
-class SquadBuild(Strict):
-    format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
+class SquadBuild(BuildDocument):
     ruleset: Literal["metallurgent"] = "metallurgent"
     kind: Literal["squad"] = "squad"
-    pack: str = Field(pattern=PACK_REF_PATTERN)
     name: PlainName = Field(default="New Squad", min_length=1, max_length=80)
-    notes: str = Field(default="", max_length=4000)
     players: Annotated[int, Field(ge=1, le=12)] | None = None  # None: one player per Anvil
     platoons: Annotated[list[Platoon], Field(max_length=24)] = Field(default_factory=list)
     opponent: ShareId | None = None  # another squad, for the Rule of Twos turn order (M-R83)
