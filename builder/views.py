@@ -36,15 +36,17 @@ def page_for(ruleset: str, kind: str):
 
 
 def home(request):
-    pack = latest_pack("metallurgent")
     examples = []
-    if pack is not None:
-        for index, example in enumerate(pack.examples):
-            examples.append({"index": index, "name": example["name"], "task": example.get("task") or "",
-                             "notes": example.get("notes", "")})
+    for module in ACTIVE.values():
+        for kind, label in module.KINDS.items():
+            pack = latest_pack(module.KEY, kind)
+            for index, example in enumerate(pack.examples if pack else []):
+                if example.get("kind") == kind:
+                    examples.append({"url": f"{reverse('build-new', args=[module.KEY, kind])}?example={index}",
+                                     "ruleset": module.NAME, "kind": label, "name": example["name"],
+                                     "task": example.get("task") or "", "notes": example.get("notes", "")})
     return render(request, "home.html", {
         "active": list(ACTIVE.values()), "planned": PLANNED, "mine": mine(request), "examples": examples,
-        "pack": pack,
     })
 
 

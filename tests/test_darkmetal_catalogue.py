@@ -38,7 +38,7 @@ def test_dm_catalogue_header_names_the_rulebook(pack):
     assert pack.header.ruleset == "darkmetal"
     assert pack.header.source == "rulebook"
     assert pack.header.version == "1.0.0"
-    assert pack.examples == []
+    assert [e["name"] for e in pack.examples] == ["Moroc", "Vesper", "Brakk"]  # Hardpoint's own examples
 
 
 def test_dm_catalogue_row_counts_match_the_digest_tables(pack):

@@ -461,3 +461,12 @@ def test_dm_r53_the_one_time_rebuild_is_recorded(catalogue):
     assert "still available" in next(i.message for i in check(catalogue).issues if i.code == "DM-R53")
     used = check(catalogue, wipe_rebuild_used=True)
     assert "has been used" in next(i.message for i in used.issues if i.code == "DM-R53")
+
+
+def test_the_packs_example_leaders_are_legal(catalogue):
+    examples = read_pack(DATA, {"darkmetal": dm}).examples
+    for example in examples:
+        report = rules.validate(example, catalogue)
+        assert report.legal, (example["name"], report.errors)
+    moroc = rules.validate(examples[0], catalogue)
+    assert moroc.stats["trait_rep_left"].value == 100  # WE-02: the rulebook's 2,900-Rep melee build

@@ -31,8 +31,9 @@ def check_update(old: dict[str, Any], new: dict[str, Any]) -> None:
 
 
 def example_build(example: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
+    """A pack's example Leader as a full build document; it must read against the pack's own items."""
     document = {"format": BUILD_FORMAT, "ruleset": KEY, "kind": "leader", "pack": catalogue.pack, **example}
-    rules.check_keys(rules.parse(document), catalogue)
+    rules.validate(document, catalogue)
     return document
 
 
