@@ -139,6 +139,13 @@ def parse_as(model: type[BaseModel], document: Any) -> Any:
         raise build_error_from_validation(exc) from None
 
 
+def pack_problems(build: Any, catalogue: "Catalogue") -> list[dict[str, str]]:
+    """A build is read against the pack it pins; any other pack is a problem to report, not to guess around."""
+    if build.pack != catalogue.pack:
+        return [{"path": "pack", "message": f"built against {build.pack}, not {catalogue.pack}"}]
+    return []
+
+
 def build_error_from_validation(exc: ValidationError) -> BuildError:
     problems = []
     for err in exc.errors(include_url=False):

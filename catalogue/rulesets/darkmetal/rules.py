@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, parse_as
+from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
 from .schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, LeaderBuild, Splice, Weapon
 
 TRAIT_BUDGET = 3000  # DM-R04
@@ -97,9 +97,7 @@ class Sheet:
 
 
 def check_keys(build: LeaderBuild, catalogue: Catalogue) -> None:
-    problems = []
-    if build.pack != catalogue.pack:
-        problems.append({"path": "pack", "message": f"built against {build.pack}, not {catalogue.pack}"})
+    problems = pack_problems(build, catalogue)
 
     def want(path: str, key: str | None, *categories: str) -> None:
         if key is not None and catalogue.categories.get(key) not in categories:

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, parse_as
+from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
 from .schema import ATTRIBUTES, KNOWLEDGES, Learn, PilotBuild, Skill, Specialise
 
 MAX_MARA = 499  # M-R99
@@ -110,9 +110,7 @@ def parse(document: Any) -> PilotBuild:
 
 def check_keys(pilot: PilotBuild, catalogue: Catalogue) -> None:
     """Unknown or misplaced keys make the document unreadable, as for Anvils."""
-    problems = []
-    if pilot.pack != catalogue.pack:
-        problems.append({"path": "pack", "message": f"built against {pilot.pack}, not {catalogue.pack}"})
+    problems = pack_problems(pilot, catalogue)
     wanted = [("lifepath", pilot.lifepath, "lifepath"), ("profession", pilot.profession, "profession")]
     wanted += [(f"developments.{i}", key, "development") for i, key in enumerate(pilot.developments)]
     for i, entry in enumerate(pilot.history):

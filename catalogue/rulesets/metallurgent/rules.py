@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, ceil_half, parse_as
+from ..base import BuildError, Catalogue, Meter, Report, Stat, ceil_half, pack_problems, parse_as
 from .schema import (
     EQUIPMENT_TYPE_LABELS,
     SLOT_CATEGORIES,
@@ -94,9 +94,7 @@ def parse(document: Any) -> AnvilBuild:
 
 def resolve(build: AnvilBuild, catalogue: Catalogue) -> Anvil:
     """Look every key up in the pack; unknown keys and parts in the wrong slot are BuildErrors."""
-    problems = []
-    if build.pack != catalogue.pack:
-        problems.append({"path": "pack", "message": f"built against {build.pack}, not {catalogue.pack}"})
+    problems = pack_problems(build, catalogue)
     parts: dict[str, Any] = {}
     for slot in SLOTS:
         key = getattr(build.parts, slot)

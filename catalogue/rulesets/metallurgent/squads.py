@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, parse_as
+from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
 from .rules import deployment_zone
 from .schema import SquadBuild
 
@@ -47,9 +47,7 @@ def links(squad: SquadBuild) -> list[str]:
 
 
 def check_keys(squad: SquadBuild, catalogue: Catalogue) -> None:
-    problems = []
-    if squad.pack != catalogue.pack:
-        problems.append({"path": "pack", "message": f"built against {squad.pack}, not {catalogue.pack}"})
+    problems = pack_problems(squad, catalogue)
     for i, platoon in enumerate(squad.platoons):
         for j, member in enumerate(platoon.members):
             if member.unit and catalogue.categories.get(member.unit) != "conventional_unit":
