@@ -11,11 +11,11 @@ from django.views.decorators.csrf import csrf_exempt
 
 from catalogue.loader import catalogue_for, find_pack, latest_pack, latest_pack_with
 from catalogue.models import Pack
-from catalogue.rulesets import ACTIVE, PLANNED
+from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError
 
-from . import preview as preview_runner
 from . import store
+from .kinds import page_for
 from .models import Build
 from .views import build_urls
 
@@ -69,18 +69,18 @@ def read_json(request) -> Any:
         raise ApiError(400, "malformed JSON", exc.problems) from None
 
 
-def _module(key: str):
-    module = ACTIVE.get(key)
-    if module is None:
+def _ruleset(key: str):
+    ruleset = ACTIVE.get(key)
+    if ruleset is None:
         raise ApiError(404, f"no active ruleset {key!r}")
-    return module
+    return ruleset
 
 
 def _pack(request, key: str) -> Pack:
     ref, category = request.GET.get("pack"), request.GET.get("category")
     if ref:
         pack = find_pack(ref)
-    elif category in ACTIVE[key].CATEGORIES:
+    elif category in ACTIVE[key].categories:
         pack = latest_pack_with(key, category)
     else:
         pack = latest_pack(key)
@@ -92,24 +92,22 @@ def _pack(request, key: str) -> Pack:
 @endpoint("GET")
 def rulesets(request):
     active = []
-    for module in ACTIVE.values():
-        pack = latest_pack(module.KEY)
-        active.append({"key": module.KEY, "name": module.NAME, "status": "active", "tagline": module.TAGLINE,
-                       "kinds": list(module.KINDS), "pack": pack.ref if pack else None,
-                       "categories": list(module.CATEGORIES)})
-    coming = [{"key": p.key, "name": p.name, "status": "coming", "tagline": p.tagline} for p in PLANNED]
+    for ruleset in ACTIVE.values():
+        pack = latest_pack(ruleset.key)
+        active.append({"key": ruleset.key, "name": ruleset.name, "status": "active", "tagline": ruleset.tagline,
+                       "kinds": [k.key for k in ruleset.kinds], "pack": pack.ref if pack else None,
+                       "categories": list(ruleset.categories)})
+    coming = [{"key": r.key, "name": r.name, "status": "coming", "tagline": r.tagline} for r in COMING]
     return JsonResponse({"rulesets": active + coming})
 
 
 @endpoint("GET")
 def items(request, key: str):
-    module = _module(key)
+    ruleset = _ruleset(key)
     category = request.GET.get("category")
-    if category is not None and category not in module.CATEGORIES:
-        raise ApiError(400, f"unknown category {category!r}; expected one of {', '.join(module.CATEGORIES)}")
+    if category is not None and category not in ruleset.categories:
+        raise ApiError(400, f"unknown category {category!r}; expected one of {', '.join(ruleset.categories)}")
     pack = _pack(request, key)
-    if category is not None and category not in module.CATEGORIES:
-        raise ApiError(400, f"unknown category {category!r}; expected one of {', '.join(module.CATEGORIES)}")
     catalogue = catalogue_for(pack)
     found = [{"key": k, "category": c, **catalogue.items[k].model_dump(mode="json", exclude={"key"})}
              for k, c in catalogue.categories.items() if category in (None, c)]
@@ -118,7 +116,7 @@ def items(request, key: str):
 
 @endpoint("GET")
 def examples(request, key: str):
-    _module(key)
+    _ruleset(key)
     pack = _pack(request, key)
     return JsonResponse({"ruleset": key, "pack": pack.ref, "examples": pack.examples})
 
@@ -166,17 +164,20 @@ def build_detail(request, ref: str):
 
 @endpoint("POST")
 def preview(request):
-    """{"attacker": an Anvil or {"build": share id}, "target": {"unit": key} | {"build": share id} | an Anvil,
-    "situation": {...}} → the preview as JSON."""
+    """{"attacker": a build or {"build": share id}, ...what its kind's preview reads} → the preview as JSON.
+
+    An Anvil reads "target" ({"unit": key}, {"build": share id} or an Anvil) and "situation"; a Squad
+    Leader reads "situation".
+    """
     body = read_json(request)
-    leader = isinstance(body, dict) and isinstance(body.get("attacker"), dict) and body["attacker"].get("ruleset") == "darkmetal"
-    required = {"attacker"} if leader else {"attacker", "target"}
-    if not isinstance(body, dict) or not required <= set(body) <= {"attacker", "target", "situation"}:
-        raise ApiError(400, 'send {"attacker": ..., "target": ..., "situation": {...}}')
+    if not isinstance(body, dict) or "attacker" not in body:
+        raise ApiError(400, 'send {"attacker": ..., "situation": {...}}')
     attacker = body["attacker"]
     if isinstance(attacker, dict) and set(attacker) == {"build"}:
-        attacker = preview_runner.saved_anvil(str(attacker["build"]), "attacker")
-    situation = body.get("situation", {})
-    if not isinstance(situation, dict):
-        raise ApiError(400, "situation must be an object")
-    return JsonResponse(preview_runner.run(attacker, body.get("target"), situation))
+        found = Build.objects.filter(share_id=str(attacker["build"])[:40]).first()
+        if found is None:
+            raise BuildError([{"path": "attacker.build", "message": "no saved build has that share id"}])
+        attacker = found.document
+    checked = store.check(attacker)
+    page = page_for(checked.ruleset.key, checked.kind.key)
+    return JsonResponse(page.preview(checked, {k: v for k, v in body.items() if k != "attacker"}))

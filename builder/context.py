@@ -1,9 +1,10 @@
-"""Template context every page gets: the builders the header offers, from the active rulesets."""
+"""Template context every page gets: the builders the header offers, grouped by active ruleset."""
 from django.urls import reverse
 
 from catalogue.rulesets import ACTIVE
 
 
 def builders(request) -> dict:
-    return {"new_builders": [(reverse("build-new", args=[m.KEY, kind]), f"New {label}")
-                             for m in ACTIVE.values() for kind, label in m.KINDS.items()]}
+    return {"new_builders": [(ruleset.name, [(reverse("build-new", args=[ruleset.key, kind.key]), kind.label)
+                                             for kind in ruleset.kinds])
+                             for ruleset in ACTIVE.values()]}

@@ -4,20 +4,24 @@ from .models import Build
 REMEMBERED_BUILDS = 50
 
 
-def remember(request, build: Build) -> None:
+def remember(request, *builds: Build) -> None:
+    """Put these builds at the top of this browser's list, the first one topmost."""
     tokens = request.session.get("builds", [])
-    if tokens[:1] != [build.edit_token]:  # unchanged lists are not rewritten on every edit
-        others = [t for t in tokens if t != build.edit_token]
-        request.session["builds"] = [build.edit_token] + others[: REMEMBERED_BUILDS - 1]
+    first = [b.edit_token for b in builds]
+    if tokens[: len(first)] != first:  # unchanged lists are not rewritten on every edit
+        request.session["builds"] = (first + [t for t in tokens if t not in first])[:REMEMBERED_BUILDS]
 
 
 def forget(request, build: Build) -> None:
     request.session["builds"] = [t for t in request.session.get("builds", []) if t != build.edit_token]
 
 
-def mine(request, kind: str | None = None) -> list[Build]:
+def mine(request, ruleset: str | None = None, kind: str | None = None) -> list[Build]:
+    """This browser's builds, newest first; of one ruleset and kind when given."""
     tokens = request.session.get("builds", [])
     builds = Build.objects.filter(edit_token__in=tokens)
+    if ruleset:
+        builds = builds.filter(ruleset=ruleset)
     if kind:
         builds = builds.filter(kind=kind)
     return sorted(builds, key=lambda b: tokens.index(b.edit_token))

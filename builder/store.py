@@ -9,10 +9,11 @@ from django.db import transaction
 from django.db.models import F
 
 from catalogue.loader import catalogue_by_ref
-from catalogue.rulesets import ACTIVE
+from catalogue.rulesets import resolve
 from catalogue.rulesets.base import BuildError, Catalogue, Linked, Report
+from catalogue.rulesets.spec import Kind, Ruleset
 
-from .models import Build
+from .models import Build, new_share_id
 
 
 class StaleVersion(Exception):
@@ -26,7 +27,8 @@ class Checked:
     """A readable build document with its catalogue and Report."""
 
     document: dict[str, Any]
-    module: Any
+    ruleset: Ruleset
+    kind: Kind
     catalogue: Catalogue
     report: Report
 
@@ -50,19 +52,17 @@ def check(document: Any, depth: int = 2) -> Checked:
     Saved builds this one names (an Anvil's Pilot, a squad's Anvils, its opponent) are checked too,
     `depth` levels down, so a squad sees each Anvil's Pilot but never loops.
     """
-    if not isinstance(document, dict):
-        raise BuildError([{"path": "(document)", "message": "a build is a JSON object"}])
-    ruleset = document.get("ruleset")
-    module = ACTIVE.get(ruleset) if isinstance(ruleset, str) else None
-    if module is None:
-        raise BuildError([{"path": "ruleset", "message": f"unknown ruleset {document.get('ruleset')!r}; "
-                                                         f"expected one of {', '.join(ACTIVE)}"}])
-    build = module.parse(document)
+    ruleset, kind = resolve(document)
+    build = kind.parse(document)
     catalogue = catalogue_by_ref(build.pack)
     if catalogue is None:
         raise BuildError([{"path": "pack", "message": f"pack {build.pack} is not loaded here"}])
-    report = module.validate(build, catalogue, linked(module.links(build), depth))
-    return Checked(build.model_dump(mode="json", exclude_defaults=False), module, catalogue, report)
+    if catalogue.ruleset != ruleset.key or kind.pack_category not in catalogue.categories.values():
+        raise BuildError([{"path": "pack", "message": f"pack {build.pack} has no {ruleset.name} "
+                                                      f"{kind.label} parts"}])
+    parsed = build.model_dump(mode="json")
+    report = kind.validate(build, catalogue, linked(kind.linked_ids(parsed), depth))
+    return Checked(parsed, ruleset, kind, catalogue, report)
 
 
 def linked(share_ids: list[str], depth: int) -> dict[str, Linked | None]:
@@ -98,7 +98,8 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
     doc = checked.document
     if doc["ruleset"] != build.ruleset or doc["kind"] != build.kind:
         raise BuildError([{"path": "ruleset", "message": "a build cannot change its ruleset or kind"}])
-    checked.module.check_update(build.document, doc)
+    if checked.kind.check_update is not None:
+        checked.kind.check_update(build.document, doc)
     with transaction.atomic():
         changed = Build.objects.filter(pk=build.pk, version=based_on).update(
             name=doc["name"], pack_ref=doc["pack"], document=doc, legal=checked.report.legal,
@@ -110,35 +111,42 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
     return build
 
 
-def copy(source: Build, deep: bool = False) -> Build:
-    """A new build from another, named as a copy.
+def copy(source: Build, deep: bool = False) -> list[Build]:
+    """New builds from a saved one, each named as a copy; the source's copy comes first.
 
-    A deep copy (taking someone's shared build) also copies the saved builds it names, so the copy
-    never changes when the original's owner edits theirs: a squad's Anvils, an Anvil's Pilot.
+    A deep copy (taking someone's shared build) also copies every build it owns, and theirs, so the copy
+    never changes when the original's owner edits theirs: a squad's Anvils, an Anvil's Pilot. Builds that
+    name each other are copied once each; a deleted one stays a dangling link, as in the original.
     """
+    originals = owned_closure(source) if deep else [source]
+    new_ids = {original.share_id: new_share_id() for original in originals}
     with transaction.atomic():
-        document = dict(source.document)
-        if deep:
-            document = _copy_links(document)
-        name = source.name if source.name.endswith("(copy)") else f"{source.name} (copy)"
-        return create(check({**document, "name": name[:80]}), forked_from=source)
+        copies = []
+        for original in originals:
+            _, kind = resolve(original.document)
+            document = original.document
+            for link in kind.links:
+                document = link.relinked(document, new_ids)
+            name = original.name if original.name.endswith("(copy)") else f"{original.name} (copy)"
+            document = {**document, "name": name[:80]}
+            copies.append(Build.objects.create(
+                share_id=new_ids[original.share_id], ruleset=original.ruleset, kind=original.kind, name=name[:80],
+                pack_ref=original.pack_ref, document=document, forked_from=original))
+        # Legality once every copy exists, since a copied squad's report reads its copied Anvils.
+        for build in copies:
+            build.legal = check(build.document).report.legal
+            Build.objects.filter(pk=build.pk).update(legal=build.legal)
+    return copies
 
 
-def _copy_links(document: dict[str, Any]) -> dict[str, Any]:
-    copies: dict[str, str] = {}
-
-    def copied(share_id: str) -> str:
-        if share_id not in copies:
-            original = Build.objects.filter(share_id=share_id).first()
-            # A deleted build stays a dangling reference: the copy says it is missing, as the original does.
-            copies[share_id] = copy(original, deep=True).share_id if original else share_id
-        return copies[share_id]
-
-    if document.get("pilot"):
-        document["pilot"] = copied(document["pilot"])
-    if document.get("kind") == "squad":
-        document["platoons"] = [
-            {**platoon, "members": [{"build": copied(m["build"])} if m.get("build") else m
-                                    for m in platoon["members"]]}
-            for platoon in document.get("platoons", [])]
-    return document
+def owned_closure(source: Build) -> list[Build]:
+    """The build and every saved build it owns, directly or through others, each once."""
+    found, queue = {source.share_id: source}, [source]
+    while queue:
+        build = queue.pop(0)
+        _, kind = resolve(build.document)
+        wanted = [i for i in kind.owned_ids(build.document) if i not in found]
+        for named in Build.objects.filter(share_id__in=wanted):
+            found[named.share_id] = named
+            queue.append(named)
+    return list(found.values())

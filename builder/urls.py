@@ -24,7 +24,7 @@ urlpatterns = [
     path("s/<str:share_id>.json", views.share_json, name="build-json"),
     path("s/<str:share_id>.pdf", views.share_pdf, name="build-pdf"),
     path("s/<str:share_id>/copy", views.fork, name="build-fork"),
-    path("preview/<slug:ruleset>/", preview.panel, name="preview"),
+    path("preview/<slug:ruleset>/<slug:kind>/", preview.panel, name="preview"),
     path("catalogue/", include("catalogue.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),

@@ -1,7 +1,7 @@
 """Pages: home, the builders (new and saved), share pages, copies, import, and the PDF sheets.
 
-Every kind of build (Anvil, Pilot, Squad) has a page module with the same few functions; saving,
-sharing, copying, importing and printing are one code path for all of them.
+Every registered (ruleset, kind) has a page in builder/kinds; saving, sharing, copying, importing and
+printing are one code path for all of them.
 """
 from __future__ import annotations
 
@@ -16,38 +16,28 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from catalogue.loader import catalogue_by_ref, latest_pack
-from catalogue.rulesets import ACTIVE, PLANNED
+from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError
 
-from . import anvil, leader, pilot, squad, store
+from . import forms, store
+from .kinds import PAGES, page_for
 from .models import Build
 from .pdf import render_pdf
 from .session import forget, mine, remember
 
-PAGES = {("metallurgent", "anvil"): anvil, ("metallurgent", "pilot"): pilot, ("metallurgent", "squad"): squad,
-         ("darkmetal", "leader"): leader}
-
-
-def page_for(ruleset: str, kind: str):
-    page = PAGES.get((ruleset, kind))
-    if page is None:
-        raise Http404("No such ruleset or kind")
-    return page
-
 
 def home(request):
     examples = []
-    for module in ACTIVE.values():
-        for kind, label in module.KINDS.items():
-            pack = latest_pack(module.KEY, kind)
-            for index, example in enumerate(pack.examples if pack else []):
-                if example.get("kind") == kind:
-                    examples.append({"url": f"{reverse('build-new', args=[module.KEY, kind])}?example={index}",
-                                     "ruleset": module.NAME, "kind": label, "name": example["name"],
-                                     "task": example.get("task") or "", "notes": example.get("notes", "")})
-    return render(request, "home.html", {
-        "active": list(ACTIVE.values()), "planned": PLANNED, "mine": mine(request), "examples": examples,
-    })
+    for (ruleset, kind), page in PAGES.items():
+        pack = latest_pack(ruleset, kind)
+        for index, example in enumerate(pack.examples if pack else []):
+            if example.get("kind") == kind:
+                examples.append({"url": f"{reverse('build-new', args=[ruleset, kind])}?example={index}",
+                                 "page": page, "name": example["name"], "subtitle": page.describe(example),
+                                 "notes": example.get("notes", "")})
+    builds = [{"build": build, "page": PAGES.get((build.ruleset, build.kind))} for build in mine(request)]
+    return render(request, "home.html", {"active": list(ACTIVE.values()), "coming": COMING, "mine": builds,
+                                         "examples": examples})
 
 
 def _bad_input(request, error: BuildError):
@@ -105,10 +95,9 @@ def edit_build(request, token: str):
         document = page.document_from_post(request.POST, build.pack_ref, catalogue_by_ref(build.pack_ref),
                                            request, notices)
         checked = store.check(document)
-        based_on = int(request.POST.get("version", "0"))
-    except ValueError as error:
-        return _bad_input(request, error if isinstance(error, BuildError)
-                          else BuildError([{"path": "version", "message": "not a version number"}]))
+        based_on = forms.whole_number(request.POST, "version", low=0)
+    except BuildError as error:
+        return _bad_input(request, error)
     action = request.POST.get("action")
     if action == "save_copy":
         # After a conflict: keep both versions rather than choosing one for the user.
@@ -132,7 +121,7 @@ def edit_build(request, token: str):
 
 @require_POST
 def duplicate_build(request, token: str):
-    copy = store.copy(get_object_or_404(Build, edit_token=token))
+    copy, = store.copy(get_object_or_404(Build, edit_token=token))
     remember(request, copy)
     messages.success(request, f"Duplicated as “{copy.name}”. This is the copy's edit link.")
     return redirect(copy)
@@ -150,11 +139,7 @@ def delete_build(request, token: str):
 
 def share(request, share_id: str):
     build = get_object_or_404(Build, share_id=share_id)
-    page = page_for(build.ruleset, build.kind)
-    checked = store.check(build.document)
-    extra = anvil.preview_form(request, checked, build) if build.kind == "anvil" else {}
-    return render(request, page.SHARE_TEMPLATE, {**page.share_context(checked), **extra, "build": build,
-                                                 "pack": checked.catalogue})
+    return page_for(build.ruleset, build.kind).render_share(request, store.check(build.document), build)
 
 
 def share_json(request, share_id: str):
@@ -170,8 +155,7 @@ def share_pdf(request, share_id: str):
     paper = request.GET.get("paper", "a4")
     if paper not in ("a4", "letter"):
         return HttpResponse("paper must be a4 or letter", status=400, content_type="text/plain")
-    pdf = render_pdf(build, paper, request.build_absolute_uri(build.share_url()),
-                     lambda b: request.build_absolute_uri(b.share_url()))
+    pdf = render_pdf(build, paper, lambda b: request.build_absolute_uri(b.share_url()))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{_filename(build)}.pdf"'
     return response
@@ -185,9 +169,10 @@ def _filename(build: Build) -> str:
 @require_POST
 def fork(request, share_id: str):
     source = get_object_or_404(Build, share_id=share_id)
-    copy = store.copy(source, deep=True)
-    remember(request, copy)
-    messages.success(request, f"Copied “{source.name}” to your builds. This is your copy's edit link.")
+    copy, *linked = store.copy(source, deep=True)
+    remember(request, copy, *linked)
+    also = f" with {len(linked)} linked build{'s' if len(linked) != 1 else ''} (listed under your builds)" if linked else ""
+    messages.success(request, f"Copied “{source.name}” to your builds{also}. This is your copy's edit link.")
     return redirect(copy)
 
 

@@ -23,8 +23,8 @@ class LoadResult:
 def load_all() -> list[LoadResult]:
     """Load every pack of every active ruleset; running it again changes nothing."""
     results = []
-    for module in ACTIVE.values():
-        for path in sorted(module.DATA_DIR.glob("*.yaml")):
+    for ruleset in ACTIVE.values():
+        for path in sorted(ruleset.data_dir.glob("*.yaml")):
             results.append(load_pack(read_pack(path, ACTIVE)))
     return results
 
@@ -32,9 +32,8 @@ def load_all() -> list[LoadResult]:
 @transaction.atomic
 def load_pack(data) -> LoadResult:
     header = data.header
-    module = ACTIVE[header.ruleset]
-    ruleset, _ = Ruleset.objects.update_or_create(
-        key=module.KEY, defaults={"name": module.NAME, "tagline": module.TAGLINE})
+    spec = ACTIVE[header.ruleset]
+    ruleset, _ = Ruleset.objects.update_or_create(key=spec.key, defaults={"name": spec.name, "tagline": spec.tagline})
     existing = Pack.objects.filter(name=header.name, version=header.version).first()
     if existing is not None:
         if existing.content_hash != data.content_hash:
@@ -55,11 +54,9 @@ def load_pack(data) -> LoadResult:
 
 def latest_pack(ruleset_key: str, kind: str | None = None) -> Pack | None:
     """The newest version of the pack that serves this kind of build (the ruleset's first kind by default)."""
-    module = ACTIVE.get(ruleset_key)
-    kind = kind or (next(iter(module.KINDS)) if module else None)
-    if module is None or kind not in module.KIND_CATEGORY:
-        return None
-    return latest_pack_with(ruleset_key, module.KIND_CATEGORY[kind])
+    ruleset = ACTIVE.get(ruleset_key)
+    found = (ruleset.kind(kind) if kind else ruleset.kinds[0]) if ruleset else None
+    return latest_pack_with(ruleset_key, found.pack_category) if found else None
 
 
 def latest_pack_with(ruleset_key: str, category: str) -> Pack | None:
@@ -95,8 +92,7 @@ def catalogue_by_ref(ref: str) -> Catalogue | None:
 def _catalogue(pack_id: int, content_hash: str) -> Catalogue:
     """Packs never change under a given hash, so their parsed items are kept in memory."""
     pack = Pack.objects.select_related("ruleset").get(pk=pack_id)
-    module = ACTIVE[pack.ruleset.key]
-    adapters = {category: TypeAdapter(model) for category, model in module.CATEGORIES.items()}
+    adapters = {category: TypeAdapter(model) for category, model in ACTIVE[pack.ruleset.key].categories.items()}
     items, categories = {}, {}
     for item in pack.items.all():
         items[item.key] = adapters[item.category].validate_python(item.stats)

@@ -3,5 +3,6 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("", views.index, name="catalogue-index"),
     path("<slug:ruleset>/", views.browse, name="catalogue"),
 ]

@@ -9,13 +9,8 @@ from django.shortcuts import render
 from .loader import catalogue_for, find_pack, latest_pack_with
 from .models import Pack
 from .rulesets import ACTIVE
-from .rulesets.base import display_value, flatten, stat_label
 
 HIDDEN_COLUMNS = {"key", "name", "description"}
-# What a builder compares first: what it is, what it weighs, where it goes; the rest keep pack order.
-LEADING_COLUMNS = ["type", "subtype", "weapon_class", "weapon_type", "category", "chassis", "cooling",
-                   "targeting_type", "load", "size", "mount", "hardpoints", "strength", "defence", "damage",
-                   "damage_type", "range"]
 
 
 def _sort_key(value: Any) -> tuple:
@@ -28,12 +23,16 @@ def _sort_key(value: Any) -> tuple:
     return (1, 0, str(value).lower())
 
 
+def index(request):
+    return render(request, "catalogue/index.html", {"rulesets": list(ACTIVE.values())})
+
+
 def browse(request, ruleset: str):
-    module = ACTIVE.get(ruleset)
-    if module is None:
+    spec = ACTIVE.get(ruleset)
+    if spec is None:
         raise Http404("No such ruleset")
-    category = request.GET.get("category") or next(iter(module.CATEGORIES))
-    if category not in module.CATEGORIES:
+    category = request.GET.get("category") or next(iter(spec.categories))
+    if category not in spec.categories:
         raise Http404("No such category")
     ref = request.GET.get("pack")
     pack: Pack | None = find_pack(ref) if ref else latest_pack_with(ruleset, category)
@@ -42,12 +41,14 @@ def browse(request, ruleset: str):
     catalogue = catalogue_for(pack)
     rows, columns = [], []
     for item in catalogue.of(category):
-        flat = flatten(item.model_dump(mode="json"))
+        flat = spec.flatten(item.model_dump(mode="json"))
         for column in flat:
             if column not in HIDDEN_COLUMNS and column not in columns:
                 columns.append(column)
         rows.append({"item": item, "cells": flat})
-    columns.sort(key=lambda c: LEADING_COLUMNS.index(c) if c in LEADING_COLUMNS else len(LEADING_COLUMNS))
+    # What a player compares first leads; the rest keep pack order.
+    lead = spec.leading_columns
+    columns.sort(key=lambda c: lead.index(c) if c in lead else len(lead))
     sort = request.GET.get("sort", "name")
     descending = sort.startswith("-")
     field = sort.lstrip("-")
@@ -55,10 +56,10 @@ def browse(request, ruleset: str):
         field, descending = "name", False
     rows.sort(key=lambda r: _sort_key(r["cells"].get(field)), reverse=descending)
     for row in rows:
-        row["values"] = [display_value(c, row["cells"].get(c)) for c in columns]
+        row["values"] = [spec.display_value(c, row["cells"].get(c)) for c in columns]
     return render(request, "catalogue/browse.html", {
-        "module": module, "pack": pack, "category": category, "categories": module.CATEGORY_LABELS,
-        "columns": [{"name": c, "label": stat_label(c),
+        "ruleset": spec, "pack": pack, "category": category, "categories": spec.category_labels,
+        "columns": [{"name": c, "label": spec.stat_label(c),
                      "sort": ("-" if field == c and not descending else "") + c,
                      "active": field == c, "descending": descending} for c in columns],
         "name_sort": "-name" if field == "name" and not descending else "name",

@@ -122,12 +122,9 @@ def test_dm_aimed_beam_rifle_expected_damage():
 
 
 def test_dm_we09_a_rifle_in_close_combat_rolls_no_dice():
-    from pathlib import Path
-
-    import catalogue.rulesets.darkmetal as module
+    from catalogue.rulesets import ACTIVE
     from catalogue.rulesets.packs import read_pack
 
-    data = Path(__file__).resolve().parent.parent / "catalogue/rulesets/darkmetal/data/rulebook.yaml"
-    rifle = read_pack(data, {"darkmetal": module}).catalogue.items["standard-rifle"]
+    rifle = read_pack(ACTIVE["darkmetal"].data_dir / "rulebook.yaml", ACTIVE).catalogue.items["standard-rifle"]
     odds = dm.weapon_odds(rifle, {"ath": 2, "pre": 1}, 0, dm.Situation(close_combat=True))
     assert odds["dice"] == 0 and odds["p_hit"] == 0  # Ath 2 − 2 for the rifle: "rolling no dice" (L648)

@@ -14,7 +14,7 @@ DATA = Path(__file__).resolve().parent.parent / "catalogue/rulesets/darkmetal/da
 
 @pytest.fixture(scope="module")
 def catalogue():
-    return read_pack(DATA, {"darkmetal": dm}).catalogue
+    return read_pack(DATA, {"darkmetal": dm.RULESET}).catalogue
 
 
 def leader(catalogue, **fields):
@@ -464,7 +464,7 @@ def test_dm_r53_the_one_time_rebuild_is_recorded(catalogue):
 
 
 def test_the_packs_example_leaders_are_legal(catalogue):
-    examples = read_pack(DATA, {"darkmetal": dm}).examples
+    examples = read_pack(DATA, {"darkmetal": dm.RULESET}).examples
     for example in examples:
         report = rules.validate(example, catalogue)
         assert report.legal, (example["name"], report.errors)

@@ -1,4 +1,5 @@
 """The DARK METAL Squad Leader page as form posts, its share page and PDF, the API, and bad input."""
+import itertools
 import subprocess
 
 import pytest
@@ -123,15 +124,17 @@ def test_dm_preview_panel_and_api(client, packs):
     build = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
                                       "pack": PACK, "name": "Gunner", "traits": {"pre": 6, "ath": 4},
                                       "hands": [{"item": "heavy-pistol"}, {"item": "melee-weapon"}]}))
-    html = client.post("/preview/darkmetal/", {"attacker_build": build.share_id, "range": "6", "defence_dice": "1"},
+    html = client.post("/preview/darkmetal/leader/", {"attacker_build": build.share_id, "preview-range": "6",
+                                                       "preview-defence_dice": "1"},
                        HTTP_HX_REQUEST="true").content.decode()
     assert "Heavy Pistol" in html and "<svg" in html and "3d10" in html
     data = client.post("/api/preview", {"attacker": build.document, "situation": {"range": 6, "defence_dice": 1}},
                        content_type="application/json").json()
     pistol = next(a for a in data["attacks"] if a["name"] == "Heavy Pistol")
-    # Heavy Pistol beyond 4": +2 toHit, T 8; 3d10 against 1 defence d6.
-    from catalogue.rulesets.darkmetal.preview import hit_chance
-    assert pistol["target_number"] == 8 and pistol["p_hit"] == pytest.approx(hit_chance(3, 8, 1))
+    # Heavy Pistol beyond 4": +2 toHit, T 8; 3d10 against 1 defence d6, counted face by face.
+    faces = itertools.product(range(1, 11), range(1, 11), range(1, 11), range(1, 7))
+    hits = sum(1 for *d10, d6 in faces if sum(f >= 8 for f in d10) > d10.count(1) + (d6 == 1))
+    assert pistol["target_number"] == 8 and pistol["p_hit"] == pytest.approx(hits / 6000)
     melee = next(a for a in data["attacks"] if a["name"] == "Melee Weapon")
     assert melee["dice"] == 2 and "Close Combat" in melee["notes"][0]
 
@@ -139,7 +142,9 @@ def test_dm_preview_panel_and_api(client, packs):
 def test_dm_preview_bad_input(client, packs):
     build = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
                                       "pack": PACK, "name": "Gunner"}))
-    assert client.post("/preview/darkmetal/", {"attacker_build": build.share_id, "range": "far"}).status_code == 422
-    assert client.post("/preview/darkmetal/", {"attacker_build": "nope"}).status_code == 422
+    response = client.post("/preview/darkmetal/leader/", {"attacker_build": build.share_id, "preview-range": "far"})
+    assert response.status_code == 422 and "<code>range</code>" in response.content.decode()
+    response = client.post("/preview/darkmetal/leader/", {"attacker_build": "nope"})
+    assert response.status_code == 422 and "<code>attacker_build</code>" in response.content.decode()
     bad = {"attacker": build.document, "situation": {"size": "gigantic"}}
     assert client.post("/api/preview", bad, content_type="application/json").status_code == 422

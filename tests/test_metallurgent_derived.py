@@ -1,7 +1,7 @@
 """Derived stats (digest section 4) and the worked examples of sections 2-4 (T01, T02, T23, T33)."""
 import pytest
 
-from catalogue.rulesets.base import ceil_half
+from catalogue.rulesets.metallurgent.rules import ceil_half
 from catalogue.rulesets.metallurgent.rules import deployment_zone, dissipation, validate
 
 from .metallurgent_factory import anvil, equipment, make_catalogue, part, weapon

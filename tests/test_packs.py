@@ -1,3 +1,4 @@
+import dataclasses
 """Packs: YAML files read and checked (catalogue/rulesets/packs.py), loaded into the database
 (catalogue/loader.py, `manage.py load_catalogue`), and shown in the admin and the catalogue page."""
 import hashlib
@@ -15,7 +16,7 @@ from catalogue.rulesets import ACTIVE, metallurgent
 from catalogue.rulesets.base import PackError
 from catalogue.rulesets.packs import read_pack
 
-STARTER = metallurgent.DATA_DIR / "starter.yaml"
+STARTER = metallurgent.RULESET.data_dir / "starter.yaml"
 REF = "metallurgent-starter@1.0.0"
 
 
@@ -74,7 +75,7 @@ def test_load_catalogue_with_a_broken_pack_fails_naming_the_file(db, tmp_path, m
     document = starter_document()
     item_in(document, "core", "wisp-core")["hardpionts"] = 1
     write_pack(tmp_path, document)
-    monkeypatch.setattr(metallurgent, "DATA_DIR", tmp_path)
+    monkeypatch.setitem(ACTIVE, "metallurgent", dataclasses.replace(metallurgent.RULESET, data_dir=tmp_path))
     with pytest.raises(CommandError) as raised:
         call_command("load_catalogue", stdout=StringIO(), stderr=StringIO())
     assert "broken-pack.yaml" in str(raised.value) and "hardpionts" in str(raised.value)
@@ -178,7 +179,8 @@ def test_starter_has_six_legal_examples_one_per_task(starter):
     assert sorted(e["task"] for e in starter.examples) == sorted(
         ["vanguard", "sniper", "recon", "defender", "artillerist", "commander"])
     for example in starter.examples:
-        report = metallurgent.validate(example, starter.catalogue)
+        anvil = metallurgent.RULESET.kind("anvil")
+        report = anvil.validate(anvil.parse(example), starter.catalogue, {})
         assert report.legal, (example["name"], [i.as_dict() for i in report.errors])
 
 

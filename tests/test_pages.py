@@ -54,7 +54,7 @@ def test_new_builder_page_offers_every_slot(client, packs):
 
 def test_example_opens_legal(client, example):
     html = client.get("/new/metallurgent/anvil/?example=0").content.decode()
-    assert example["name"] in html and "Legal: ready to deploy" in html
+    assert example["name"] in html and "✔ Legal Anvil" in html
 
 
 def test_unknown_example_is_404(client, packs):

@@ -46,7 +46,8 @@ def test_api_preview_uses_the_pilots_mettle(client, vanguard):
 @pytest.mark.parametrize("body,status", [
     ({"attacker": {}, "target": {"unit": "t-72b-mbt"}}, 422),
     ({"target": {"unit": "t-72b-mbt"}}, 400),
-    ({"attacker": "x", "target": {"unit": "t-72b-mbt"}, "extra": 1}, 400),
+    ({"attacker": "x", "target": {"unit": "t-72b-mbt"}}, 422),
+    ({"attacker": {"build": "nope1234"}, "target": {"unit": "t-72b-mbt"}, "extra": 1}, 422),
     ({"attacker": {"build": "nope1234"}, "target": {"unit": "t-72b-mbt"}}, 422),
 ])
 def test_api_preview_bad_input(client, packs, body, status):
@@ -59,7 +60,8 @@ def test_api_preview_bad_target_and_situation(client, vanguard):
     for situation in ({"range": 0}, {"range": 9999}, {"weather": "snowstorm"}, {"turns": 99}, {"bogus": True}):
         response = post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": situation})
         assert response.status_code == 422, situation
-    assert post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": []}).status_code == 400
+    response = post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": []})
+    assert response.status_code == 422 and response.json()["problems"][0]["path"] == "situation"
 
 
 def test_panel_is_on_the_builder_and_the_share_page(client, vanguard):
@@ -71,9 +73,9 @@ def test_panel_is_on_the_builder_and_the_share_page(client, vanguard):
 
 
 def test_panel_htmx_fragment_with_chart(client, vanguard):
-    form = {"attacker": json.dumps(vanguard), "target": "unit:t-72b-mbt", "range": "4", "turns": "3",
-            "target_dodging": "on"}
-    response = client.post("/preview/metallurgent/", form, HTTP_HX_REQUEST="true")
+    form = {"attacker": json.dumps(vanguard), "preview-target": "unit:t-72b-mbt", "preview-range": "4",
+            "preview-turns": "3", "preview-target_dodging": "on"}
+    response = client.post("/preview/metallurgent/anvil/", form, HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     assert "<svg" in html and "Hailstone Assault Rifle" in html and "T-72B main battle tank" in html
@@ -81,22 +83,27 @@ def test_panel_htmx_fragment_with_chart(client, vanguard):
 
 def test_panel_without_javascript_is_a_page(client, vanguard):
     build = store.create(store.check(vanguard))
-    response = client.post("/preview/metallurgent/", {"attacker_build": build.share_id, "target": "unit:rifle-squad"})
+    response = client.post("/preview/metallurgent/anvil/", {"attacker_build": build.share_id,
+                                                          "preview-target": "unit:rifle-squad"})
     assert response.status_code == 200 and "<html" in response.content.decode()
 
 
 def test_panel_uses_the_builders_current_form(client, vanguard):
-    form = {"pack": vanguard["pack"], "name": "Edited", "gear-count": "0", "target": "unit:rifle-squad",
+    form = {"pack": vanguard["pack"], "name": "Edited", "gear-count": "0", "preview-target": "unit:rifle-squad",
             **{f"part-{k}": v for k, v in vanguard["parts"].items()}}
-    html = client.post("/preview/metallurgent/", form, HTTP_HX_REQUEST="true").content.decode()
+    html = client.post("/preview/metallurgent/anvil/", form, HTTP_HX_REQUEST="true").content.decode()
     assert "Edited" in html and "Hailstone" not in html
 
 
 def test_panel_bad_input_is_422(client, vanguard):
-    for bad in ({"attacker": "{oops", "target": "unit:rifle-squad"},
-                {"attacker": json.dumps(vanguard), "target": "tank"},
-                {"attacker": json.dumps(vanguard), "target": "unit:rifle-squad", "range": "far"}):
-        assert client.post("/preview/metallurgent/", bad, HTTP_HX_REQUEST="true").status_code == 422, bad
+    for bad, field in (({"attacker": "{oops", "preview-target": "unit:rifle-squad"}, "(document)"),
+                       ({"attacker": json.dumps(vanguard), "preview-target": "tank"}, "target.build"),
+                       ({"attacker": json.dumps(vanguard), "preview-target": "unit:rifle-squad", "preview-range": "far"},
+                        "range"),
+                       ({"attacker": json.dumps(vanguard), "preview-target": "unit:rifle-squad", "preview-range": "²"},
+                        "range")):
+        response = client.post("/preview/metallurgent/anvil/", bad, HTTP_HX_REQUEST="true")
+        assert response.status_code == 422 and f"<code>{field}</code>" in response.content.decode(), bad
     assert Build.objects.count() == 0
 
 

@@ -5,7 +5,6 @@ without a database and the web page, API, CLI and PDF all show the same Report.
 """
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -20,51 +19,6 @@ PACK_REF_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}@\d+\.\d+\.\d+$"
 BUILD_FORMAT = "hardpoint.build/1"
 # Names are shown on pages, sheets and in link previews: plain text only.
 _FORBIDDEN_IN_NAMES = re.compile(r"[<>\x00-\x1f\x7f]")
-
-
-def ceil_half(value: int) -> int:
-    """Golden Rule 1 (M-R00): halve, then round up."""
-    return math.ceil(value / 2)
-
-
-def flatten(stats: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Nested stats as flat columns: resistance.KE, weapon.damage; breakpoints as "max/cruise/flank/init"."""
-    flat: dict[str, Any] = {}
-    for key, value in stats.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict):
-            flat.update(flatten(value, f"{name}."))
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            flat[name] = " · ".join("/".join(f"{v:+d}" if k in ("cruise", "init") else str(v)
-                                             for k, v in entry.items()) for entry in value)
-        elif isinstance(value, list):
-            flat[name] = ", ".join(str(v) for v in value)
-        else:
-            flat[name] = value
-    return flat
-
-
-LABELS = {"ap": "AP", "resistance.KE": "KE Res", "resistance.CE": "CE Res", "resistance.TE": "TE Res",
-          "en_output": "EN Output", "en_capacity": "EN Capacity", "en_cost": "EN Cost", "fcs": "FCS",
-          "weapon.en_cost": "EN Cost", "block_bonus": "Block Bonus", "block_cost": "Block Cost"}
-def stat_label(field: str) -> str:
-    if field in LABELS:
-        return LABELS[field]
-    return field.rsplit(".", 1)[-1].replace("_", " ").title().replace("En ", "EN ")
-
-
-# Modifiers read as modifiers: "+2", "−1", like the pickers and the rulebook print them.
-SIGNED_FIELDS = frozenset({"agility", "camera_modifier", "initiative", "accuracy", "weapon.accuracy", "cruise", "init"})
-
-
-def display_value(field: str, value: Any) -> Any:
-    if value is None:
-        return "—"
-    if isinstance(value, int) and not isinstance(value, bool) and field.rsplit(".", 1)[-1] in SIGNED_FIELDS:
-        return f"{value:+d}"
-    if isinstance(value, str):
-        return value.replace("_", " ")
-    return value
 
 
 def plain_name(value: str) -> str:
@@ -147,11 +101,16 @@ def pack_problems(build: Any, catalogue: "Catalogue") -> list[dict[str, str]]:
 
 
 def build_error_from_validation(exc: ValidationError) -> BuildError:
-    problems = []
-    for err in exc.errors(include_url=False):
-        path = ".".join(str(p) for p in err["loc"]) or "(document)"
-        problems.append({"path": path, "message": err["msg"]})
-    return BuildError(problems)
+    return BuildError([{"path": issue_path(err["loc"]), "message": err["msg"]}
+                       for err in exc.errors(include_url=False)])
+
+
+def issue_path(location: tuple) -> str:
+    """One dialect for where in a build something is, as the Report writes it: `gear[3].item`."""
+    path = ""
+    for step in location:
+        path += f"[{step}]" if isinstance(step, int) else (f".{step}" if path else str(step))
+    return path or "(document)"
 
 
 @dataclass(slots=True)

@@ -56,9 +56,9 @@ def read_pack(path: Path, rulesets: dict[str, Any]) -> PackData:
     items: dict[str, Any] = {}
     categories: dict[str, str] = {}
     for category, entries in items_doc.items():
-        model = ruleset.CATEGORIES.get(category)
+        model = ruleset.categories.get(category)
         if model is None:
-            raise PackError(f"{where}: unknown category '{category}' (expected one of {', '.join(ruleset.CATEGORIES)})")
+            raise PackError(f"{where}: unknown category '{category}' (expected one of {', '.join(ruleset.categories)})")
         adapter = TypeAdapter(model)
         for position, entry in enumerate(entries or []):
             key = entry.get("key", f"#{position + 1}") if isinstance(entry, dict) else f"#{position + 1}"

@@ -1,41 +1,24 @@
 """DARK METAL: Mercenaries in the Deep. A Squad Leader and the allies hired from the same budgets, d10 pools."""
 from pathlib import Path
-from typing import Any
 
-from ..base import BUILD_FORMAT, Catalogue, Linked, Report
+from ..dice import darkmetal_pool
+from ..spec import Dice, DiceOption, Kind, Ruleset
 from . import rules
-from .schema import CATEGORIES, CATEGORY_LABELS
+from .schema import CATEGORIES, CATEGORY_LABELS, LeaderBuild
 
-KEY = "darkmetal"
-NAME = "DARK METAL"
-TAGLINE = "Squad Leaders and allies on Reputation budgets, d10 pools."
-KINDS = {"leader": "Squad Leader"}
-KIND_CATEGORY = {"leader": "armor"}
-DATA_DIR = Path(__file__).parent / "data"
-
-
-def parse(document: Any):
-    return rules.parse(document)
-
-
-def links(build: Any) -> list[str]:
-    return []
-
-
-def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
-    return rules.validate(build, catalogue)
-
-
-def check_update(old: dict[str, Any], new: dict[str, Any]) -> None:
-    """Saved Leaders may be changed freely; what a change costs is shown, not blocked (DM-R51-DM-R53)."""
-
-
-def example_build(example: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
-    """A pack's example Leader as a full build document; it must read against the pack's own items."""
-    document = {"format": BUILD_FORMAT, "ruleset": KEY, "kind": "leader", "pack": catalogue.pack, **example}
-    rules.validate(document, catalogue)
-    return document
-
-
-__all__ = ["CATEGORIES", "CATEGORY_LABELS", "DATA_DIR", "KEY", "KINDS", "KIND_CATEGORY", "NAME", "TAGLINE",
-           "check_update", "example_build", "links", "parse", "validate"]
+RULESET = Ruleset(
+    key="darkmetal",
+    name="DARK METAL",
+    tagline="Squad Leaders and allies on Reputation budgets, d10 pools.",
+    # Saved Leaders may be changed freely: what a change costs is shown, not blocked (DM-R51-DM-R53).
+    kinds=(Kind("leader", "Squad Leader", LeaderBuild, "armor", rules.validate),),
+    categories=CATEGORIES,
+    category_labels=CATEGORY_LABELS,
+    data_dir=Path(__file__).parent / "data",
+    dice=Dice((DiceOption("pool", "number of d10"), DiceOption("target", "target number", 2, 11),
+               DiceOption("defence", "defence d6 (each 1 cancels a success)", default=0)),
+              lambda pool, target, defence: darkmetal_pool(pool, target, defence)),
+    stat_labels={"ahp": "AHP", "bhp": "BHP", "to_hit": "toHit", "max_range": "Max Range", "sys": "Sys"},
+    signed_stats=frozenset({"to_hit"}),
+    leading_columns=("cost", "carry", "attach_points", "score", "to_hit", "damage", "pierce", "max_range"),
+)

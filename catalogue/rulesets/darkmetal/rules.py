@@ -26,7 +26,6 @@ MAX_PURCHASED = 10  # DM-R02: level 5
 MAX_POOL = 6  # DM-R15
 # Max # Allies by Communication half steps; blanks at Com 2, 3 and 4 carry the value forward.
 MAX_ALLIES = {1: 1, 2: 2, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5, 9: 6, 10: 7}
-SYS_NEGATES = "negated by Sys armour"
 TREE_FAMILIES = ("infantry", "marine", "sniper")
 
 

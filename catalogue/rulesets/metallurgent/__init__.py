@@ -2,67 +2,51 @@
 from pathlib import Path
 from typing import Any
 
-from ..base import BUILD_FORMAT, BuildError, Catalogue, Linked, Report
+from ..base import BuildError
+from ..dice import metallurgent_pool
+from ..spec import Dice, DiceOption, Kind, Link, Ruleset
 from . import pilots, rules, squads
-from .schema import CATEGORIES, CATEGORY_LABELS
-
-KEY = "metallurgent"
-NAME = "METALLURGENT"
-TAGLINE = "Silver Age Anvils on d6 pools: Load Tolerance, EN, Hardpoints and Arm Strength; Pilots and Platoons."
-KINDS = {"anvil": "Anvil", "pilot": "Pilot", "squad": "Squad"}
-# Which pack serves which kind of build: the newest pack holding items of this category.
-KIND_CATEGORY = {"anvil": "core", "pilot": "skill", "squad": "conventional_unit"}
-DATA_DIR = Path(__file__).parent / "data"
-_RULES = {"anvil": rules, "pilot": pilots, "squad": squads}
+from .schema import CATEGORIES, CATEGORY_LABELS, AnvilBuild, PilotBuild, SquadBuild
 
 
-def _rules_for(document: Any):
-    kind = getattr(document, "kind", None) or (document.get("kind", "anvil") if isinstance(document, dict) else None)
-    if kind not in _RULES:
-        raise BuildError([{"path": "kind", "message": f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}"}])
-    return _RULES[kind]
-
-
-def parse(document: Any):
-    return _rules_for(document).parse(document)
-
-
-def links(build: Any) -> list[str]:
-    """Share ids of the saved builds this build names (an Anvil's Pilot, a squad's Anvils and opponent)."""
-    if build.kind == "anvil":
-        return [build.pilot] if build.pilot else []
-    return squads.links(build) if build.kind == "squad" else []
-
-
-def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
-    build = parse(build)
-    if build.kind == "squad":
-        return squads.validate(build, catalogue, linked)
-    if build.kind == "pilot":
-        return pilots.validate(build, catalogue)
+def validate_anvil(build, catalogue, linked):
     report = rules.validate(build, catalogue)
     if build.pilot:
-        rules.check_pilot(build.pilot, (linked or {}).get(build.pilot), report)
+        rules.check_pilot(build.pilot, linked.get(build.pilot), report)
     return report
 
 
-def check_update(old: dict[str, Any], new: dict[str, Any]) -> None:
+def check_pilot_update(old: dict[str, Any], new: dict[str, Any]) -> None:
     """A saved Pilot's history only grows: the Spec stays (M-R96) and paid prices stand (M-R101, M-R104)."""
-    if new["kind"] == "pilot":
-        before = old.get("history", [])
-        if new.get("history", [])[: len(before)] != before:
-            raise BuildError([{"path": "history", "message": "a Pilot's history can only be added to, "
-                                                             "not rewritten (M-R96, M-R101)"}])
+    before = old.get("history", [])
+    if new.get("history", [])[: len(before)] != before:
+        raise BuildError([{"path": "history", "message": "a Pilot's history can only be added to, "
+                                                         "not rewritten (M-R96, M-R101)"}])
 
 
-def example_build(example: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
-    """A pack's example as a full build document; it must read against the pack's own items."""
-    kind = example.get("kind", "anvil")
-    document = {"format": BUILD_FORMAT, "ruleset": KEY, "kind": kind, "pack": catalogue.pack, **example}
-    validate(document, catalogue)
-    return document
-
-
-# The interface every ruleset folder offers to the registry (catalogue/rulesets/__init__.py).
-__all__ = ["CATEGORIES", "CATEGORY_LABELS", "DATA_DIR", "KEY", "KINDS", "KIND_CATEGORY", "NAME", "TAGLINE",
-           "check_update", "example_build", "links", "parse", "validate"]
+RULESET = Ruleset(
+    key="metallurgent",
+    name="METALLURGENT",
+    tagline="Silver Age Anvils on d6 pools: Load Tolerance, EN, Hardpoints and Arm Strength; Pilots and Platoons.",
+    kinds=(
+        Kind("anvil", "Anvil", AnvilBuild, "core", validate_anvil, links=(Link("pilot", "pilot"),)),
+        Kind("pilot", "Pilot", PilotBuild, "skill", lambda build, catalogue, linked: pilots.validate(build, catalogue),
+             check_update=check_pilot_update),
+        Kind("squad", "Squad", SquadBuild, "conventional_unit", squads.validate,
+             links=(Link("platoons[].members[].build", "anvil"), Link("opponent", "squad", owned=False))),
+    ),
+    categories=CATEGORIES,
+    category_labels=CATEGORY_LABELS,
+    data_dir=Path(__file__).parent / "data",
+    dice=Dice((DiceOption("pool", "number of d6"), DiceOption("criterion", "success criterion (2-6)", 2, 6),
+               DiceOption("indirect", "indirect fire: 6s do not count twice", flag=True)),
+              lambda pool, criterion, indirect: metallurgent_pool(pool, criterion, duplicate=not indirect)),
+    stat_labels={"ap": "AP", "resistance.KE": "KE Res", "resistance.CE": "CE Res", "resistance.TE": "TE Res",
+                 "en_output": "EN Output", "en_capacity": "EN Capacity", "en_cost": "EN Cost",
+                 "en_drain": "EN Drain", "en_offset": "EN Offset", "fcs": "FCS", "weapon.en_cost": "EN Cost",
+                 "block_bonus": "Block Bonus", "block_cost": "Block Cost"},
+    signed_stats=frozenset({"agility", "camera_modifier", "initiative", "accuracy", "cruise", "init"}),
+    leading_columns=("type", "subtype", "weapon_class", "weapon_type", "category", "chassis", "cooling",
+                     "targeting_type", "load", "size", "mount", "hardpoints", "strength", "defence", "damage",
+                     "damage_type", "range"),
+)

@@ -13,10 +13,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..base import ceil_half
 from ..dice import clamp_criterion, metallurgent_pool
 from .battlefield import strongest_occlusion
 from .rules import (
+    ceil_half,
     METTLE,
     Anvil,
     active_breakpoint,
@@ -277,7 +277,7 @@ def resolve(attack: Attack, anvil: Anvil, target: Target, situation: Situation, 
     return {
         "key": attack.key, "name": attack.name, "reachable": True, "category": attack.category,
         "pool": max(0, pool), "criterion": criterion, "sixes_count_twice": duplicate, "indirect": indirect,
-        "target_number": tn, "target_number_explain": " ".join(tn_notes), "attempts": attempts,
+        "target_number": tn, "hit_from": tn, "target_number_explain": " ".join(tn_notes), "attempts": attempts,
         "p_hit": p_hit, "expected_hits": p_hit * attempts,
         "distribution": {k: p for k, p in distribution.items() if p > 1e-12},
         "damage": damage, "damage_type": attack.damage_type, "parts": per_part,

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, ceil_half, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
 from .schema import (
     EQUIPMENT_TYPE_LABELS,
     SLOT_CATEGORIES,
@@ -87,6 +87,11 @@ class Anvil:
                 if isinstance(self.parts[slot], WeaponArm)]
 
 
+def ceil_half(value: int) -> int:
+    """Golden Rule 1 (M-R00): halve, then round up."""
+    return math.ceil(value / 2)
+
+
 def parse(document: Any) -> AnvilBuild:
     """Read a build document (already decoded JSON) or raise BuildError."""
     return parse_as(AnvilBuild, document)
@@ -140,7 +145,10 @@ def check_pilot(share_id: str, pilot, report: Report) -> None:
     elif pilot.kind != "pilot":
         report.add("HP-LINK", "warning", "pilot", f"{pilot.name} is a {pilot.kind}, not a Pilot.", "Pick a Pilot.")
     else:
-        report.detail["pilot"] = {"name": pilot.name, "share_id": share_id, "stats": pilot.report.stats,
+        # Plain data, like the rest of the Report: it goes out as JSON.
+        report.detail["pilot"] = {"name": pilot.name, "share_id": share_id,
+                                  "mettle": pilot.document.get("mettle", METTLE),
+                                  "stats": {k: stat.as_dict() for k, stat in pilot.report.stats.items()},
                                   "detail": pilot.report.detail}
 
 

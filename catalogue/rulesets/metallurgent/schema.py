@@ -39,7 +39,6 @@ SLOT_CATEGORIES = {
     "left_arm": ("standard_arm", "weapon_arm"), "right_arm": ("standard_arm", "weapon_arm"),
     "generator": ("generator",), "electronics": ("electronics",), "fcs": ("fcs",),
 }
-GEAR_CATEGORIES = ("weapon", "equipment")
 
 NonNeg = Annotated[int, Field(ge=0, le=999)]
 Signed = Annotated[int, Field(ge=-99, le=99)]
@@ -334,9 +333,6 @@ KNOWLEDGES = {  # Knowledge → its three Proficiencies (L2230-2281)
     "geography": ("constructed", "natural", "navigational"),
     "medicine": ("emotional", "mental", "physical"),
 }
-KNOWLEDGE_FIELDS = {"scientific": ("engineering", "mathematics", "meteorology"),
-                    "dramatic": ("aesthetics", "language", "politics"),
-                    "realistic": ("gastronomy", "geography", "medicine")}
 SPECIALISATIONS = ("battlemaster", "guardian", "heavy_gunner", "marksmech", "pugilist", "professional",
                    "roughrider", "scout", "stuntmech", "technician")
 Attribute = Literal["athletics", "endurance", "finesse", "calculation", "composure", "investigation",

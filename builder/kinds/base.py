@@ -1,0 +1,128 @@
+"""The web half of a (ruleset, kind): what its builder page, share page, PDF sheet and preview panel show.
+
+Each kind subclasses `KindPage` in builder/kinds/<ruleset>/<kind>.py and keeps its templates in
+templates/builder/<ruleset>/<kind>/; a template it does not have falls back to templates/builder/<name>.html.
+Generic views call only the methods below.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.shortcuts import render
+from django.template.loader import render_to_string, select_template
+from pydantic import BaseModel, ValidationError
+
+from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation
+from catalogue.rulesets.spec import Kind, Ruleset
+
+from ..charts import qr_data_uri
+
+
+class KindPage:
+    # Whether the kind has a combat preview: then `preview` and `preview_request` are overridden.
+    previews = False
+
+    def __init__(self, ruleset: Ruleset, kind: Kind):
+        self.ruleset, self.kind = ruleset, kind
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.ruleset.key}/{self.kind.key}>"
+
+    # --- templates, by path convention -----------------------------------------------------------
+
+    def template(self, name: str) -> str:
+        """The kind's own template of this name, or the shared one."""
+        names = [f"builder/{self.ruleset.key}/{self.kind.key}/{name}.html", f"builder/{name}.html"]
+        return select_template(names).template.name
+
+    # --- documents -----------------------------------------------------------------------------
+
+    def header(self, pack_ref: str) -> dict[str, Any]:
+        return {"format": BUILD_FORMAT, "ruleset": self.ruleset.key, "kind": self.kind.key, "pack": pack_ref}
+
+    def blank(self, pack_ref: str) -> dict[str, Any]:
+        return {**self.header(pack_ref), "name": f"New {self.kind.label}"}
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list[str] | None = None) -> dict[str, Any]:
+        """The build document a builder form describes, with the form's action (add, remove, …) applied."""
+        raise NotImplementedError
+
+    def describe(self, document: dict[str, Any]) -> str:
+        """One line that tells builds of this kind apart (a Task, a callsign); shown beside the name."""
+        return ""
+
+    # --- pages ---------------------------------------------------------------------------------
+
+    def anchor(self, path: str) -> str:
+        """The id of the element on the builder page that an issue at `path` belongs to ("" for none)."""
+        return ""
+
+    def common(self, checked) -> dict[str, Any]:
+        document, report = checked.document, checked.report
+        return {"page": self, "document": document, "report": report, "stats": report.stats, "meters": report.meters,
+                "pack": checked.catalogue, "subtitle": self.describe(document),
+                "issue_links": [{"issue": i, "anchor": self.anchor(i.path)} for i in report.issues]}
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        """What the builder shows beyond `common`."""
+        return {}
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        return self.context(request, checked, build)
+
+    def render(self, request, checked, status: int = 200, **extra):
+        """The builder: the whole page, or for htmx the workbench it swaps."""
+        context = {**self.common(checked), **self.context(request, checked, extra.get("build")), **extra}
+        if request.htmx:
+            return render(request, self.template("workbench"), context, status=status)
+        context["workbench_template"] = self.template("workbench")
+        if self.previews:
+            context.update(self.preview_context(request, checked, extra.get("build")),
+                           preview_form_template=self.template("preview_form"))
+        return render(request, self.template("page"), context, status=status)
+
+    def render_share(self, request, checked, build):
+        context = {**self.common(checked), **self.share_context(request, checked, build), "build": build}
+        if self.previews:
+            context.update(self.preview_context(request, checked, build), share_only=True,
+                           preview_form_template=self.template("preview_form"))
+        return render(request, self.template("share"), context)
+
+    # --- printed sheets ------------------------------------------------------------------------
+
+    def sheet_context(self, checked, build) -> dict[str, Any]:
+        return self.share_context(None, checked, build)
+
+    def sheet_sections(self, build, checked, share_url: str) -> list[str]:
+        """The HTML of this build's printed pages (builds it owns print after it, see builder.pdf)."""
+        context = {**self.common(checked), **self.sheet_context(checked, build), "build": build,
+                   "share_url": share_url, "qr": qr_data_uri(share_url)}
+        return [render_to_string(self.template("sheet"), context)]
+
+    # --- combat preview ------------------------------------------------------------------------
+
+    def preview_context(self, request, checked, build) -> dict[str, Any]:
+        """The preview form's choices (targets, conditions); the base gives the document for no-JS posts."""
+        return {"document_json": json.dumps(checked.document)}
+
+    def preview_request(self, fields) -> dict[str, Any]:
+        """The API's preview request (`target`, `situation`) from the preview form's fields (`preview-` taken off)."""
+        raise BuildError([{"path": "preview", "message": f"{self.kind.label} builds have no combat preview"}])
+
+    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
+        """The preview as JSON-ready data; each attack may carry `distribution` and `hit_from` for its chart."""
+        raise BuildError([{"path": "attacker", "message": f"{self.kind.label} builds have no combat preview"}])
+
+
+def situation_of(model: type[BaseModel], request: dict[str, Any]) -> Any:
+    """A preview request's `situation`, read by the engine's model; problems are named under `situation.`."""
+    situation = request.get("situation", {})
+    if not isinstance(situation, dict):
+        raise BuildError([{"path": "situation", "message": "must be an object"}])
+    try:
+        return model.model_validate(situation)
+    except ValidationError as exc:
+        raise BuildError([{"path": f"situation.{p['path']}", "message": p["message"]}
+                          for p in build_error_from_validation(exc).problems]) from None

@@ -1,0 +1,242 @@
+"""The DARK METAL Squad Leader page: the two Rep pools and ARP as bars, the trait ladder, a body diagram of
+hands, Attach Points and backpack, Knowledge Skills, MES in the order bought, and the allies.
+
+Splices and Cyber bought in the current campaign are re-priced in order on every change (they may still be
+exchanged freely, DM-R51); those from earlier campaigns keep the price paid then (DM-R28).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.darkmetal import preview as engine
+from catalogue.rulesets.darkmetal import rules
+from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber
+
+from ... import forms
+from ..base import KindPage, situation_of
+
+MAX_ROWS = 12
+SHOULDERS_FIRST = (3, 4, 1, 2)
+ARMS_ONLY = (1, 2)
+FLAGS = ("close_combat", "dodging", "dashing", "aimed", "close_range")
+
+
+class Page(KindPage):
+    previews = True
+
+    def describe(self, document: dict[str, Any]) -> str:
+        return f"played by {document['player']}" if document.get("player") else ""
+
+    def anchor(self, path: str) -> str:
+        if path.startswith("allies[") and "]" in path:
+            return f"ally-{path[7:path.index(']')]}"
+        return ""
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        return {**self.header(pack_ref), **leader_document(post, catalogue)}
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        return context(checked)
+
+    def sheet_sections(self, build, checked, share_url: str) -> list[str]:
+        """The Leader's sheet, then one sheet for each ally."""
+        sections = super().sheet_sections(build, checked, share_url)
+        allies = context(checked)["allies"]
+        return sections + [render_to_string(self.template("ally_sheet"), {"ally": ally, "build": build})
+                           for ally in allies]
+
+    def sheet_context(self, checked, build) -> dict[str, Any]:
+        context_ = context(checked)
+        stats = context_["stats"]
+        context_.update(ammo=[{"name": w.name, "boxes": range(w.ammo)} for w in context_["hands"] if w.ammo],
+                        fate_boxes=range(stats["general_fate"].value), bhp_boxes=range(stats["bhp"].value),
+                        ahp_boxes=range(stats["ahp"].value))
+        return context_
+
+    # --- combat preview ------------------------------------------------------------------------
+
+    def preview_request(self, fields) -> dict[str, Any]:
+        situation = {"range": forms.whole_number(fields, "range", 6, 0, 60),
+                     "armor": forms.whole_number(fields, "armor", 0, 0, 4),
+                     "defence_dice": forms.whole_number(fields, "defence_dice", 1, 0, 12),
+                     "size": fields.get("size") or "average", "cover": fields.get("cover") or "none",
+                     **{flag: fields.get(flag) == "on" for flag in FLAGS}}
+        return {"situation": situation}
+
+    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
+        """The Leader's weapons (hands and Attach Points) against the target the situation describes."""
+        if not isinstance(request, dict) or not set(request) <= {"situation"}:
+            raise forms.problem("(request)", 'send {"attacker": ..., "situation": {...}}')
+        chosen = situation_of(engine.Situation, request)
+        items = checked.catalogue.items
+        weapons = [items[p["item"]] for p in checked.document.get("hands", [])]
+        weapons += [items[p["item"]] for p in checked.document.get("attach", [])
+                    if items[p["item"]].damage or items[p["item"]].melee]
+        awareness = checked.document.get("traits", {}).get("awa", 1)
+        result = engine.leader_preview(checked.report, weapons, awareness, chosen)
+        result["attacker"] = checked.document["name"]
+        return result
+
+
+def _rows(post, prefix: str) -> list[int]:
+    return list(range(forms.whole_number(post, f"{prefix}-count", 0, 0, MAX_ROWS)))
+
+
+def place(weapon: AttachWeapon, taken: set[int]) -> list[int]:
+    """DM-R44/DM-R45: shoulders before arms for multi-point weapons, one arm at most; melee on the arms only."""
+    order = ARMS_ONLY if weapon.melee else SHOULDERS_FIRST
+    chosen: list[int] = []
+    for point in order:
+        if point in taken or (point in ARMS_ONLY and any(p in ARMS_ONLY for p in chosen)):
+            continue
+        chosen.append(point)
+        if len(chosen) == weapon.attach_points:
+            break
+    return chosen or [order[0]]
+
+
+def reprice(purchases: list[dict[str, Any]], catalogue: Catalogue, campaign: int) -> list[dict[str, Any]]:
+    """Purchases of the current campaign at today's order-dependent price; older ones as paid."""
+    splice = cyber = 0
+    for purchase in purchases:
+        item = catalogue.items[purchase["item"]]
+        if purchase["campaign"] >= campaign:
+            purchase["paid"] = rules.mes_price(item, splice, cyber)
+        if isinstance(item, Cyber):
+            cyber += item.score
+        else:
+            splice += item.score
+    return purchases
+
+
+def leader_document(post, catalogue: Catalogue) -> dict[str, Any]:
+    items = catalogue.items
+    campaign = forms.whole_number(post, "campaign", 0, 0, 999)
+    action, _, arg = post.get("action", "").partition(":")
+
+    def known(key: str, *categories: str) -> str:
+        if catalogue.categories.get(key) not in categories:
+            raise forms.problem("form", f"'{key[:40]}' is not a {' or '.join(categories)}")
+        return key
+
+    mods = [{"item": post.get(f"mod-{i}-item", ""), "paid": forms.whole_number(post, f"mod-{i}-paid", 0, 0, 100_000),
+             "campaign": forms.whole_number(post, f"mod-{i}-campaign", campaign, 0, 999)} for i in _rows(post, "mod")]
+    if post.get("add-mod"):
+        mods.append({"item": known(post["add-mod"], "splice", "cyber"), "paid": 0, "campaign": campaign})
+    attach = [{"item": post.get(f"attach-{i}-item", ""), "at": _points(post.get(f"attach-{i}-at", "")),
+               "campaign": forms.whole_number(post, f"attach-{i}-campaign", campaign, 0, 999)} for i in _rows(post, "attach")]
+    if post.get("add-attach"):
+        weapon = items[known(post["add-attach"], "attach_weapon")]
+        attach.append({"item": weapon.key, "at": place(weapon, {p for a in attach for p in a["at"]}),
+                       "campaign": campaign})
+    backpack = [{"item": post.get(f"pack-{i}-item", ""), "campaign": forms.whole_number(post, f"pack-{i}-campaign", campaign, 0, 999)}
+                for i in _rows(post, "pack")]
+    if post.get("add-pack"):
+        backpack.append({"item": known(post["add-pack"], "item", "weapon"), "campaign": campaign})
+    allies = []
+    for i in _rows(post, "ally"):
+        allies.append({
+            "name": post.get(f"ally-{i}-name", "").strip() or f"Ally {i + 1}",
+            "template": post.get(f"ally-{i}-template", ""),
+            "paid_with": post.get(f"ally-{i}-paid", "rep"),
+            "deployed": post.get(f"ally-{i}-deployed") == "on",
+            "armor": post.get(f"ally-{i}-armor") or None,
+            "weapons": [w for w in (post.get(f"ally-{i}-weapon-1"), post.get(f"ally-{i}-weapon-2")) if w],
+            "items": [w for w in (post.get(f"ally-{i}-item-1"), post.get(f"ally-{i}-item-2")) if w],
+        })
+    if post.get("add-ally"):
+        template = items[known(post["add-ally"], "ally_template")]
+        allies.append({"name": f"{template.name} {len(allies) + 1}", "template": template.key, "paid_with": "rep",
+                       "deployed": True, "armor": None, "weapons": [], "items": []})
+    lists = {"mod": mods, "attach": attach, "pack": backpack, "ally": allies}
+    if action == "remove" and ":" in arg:
+        which, _, index = arg.partition(":")
+        if which in lists and index.isdigit() and int(index) < len(lists[which]):
+            del lists[which][int(index)]
+    hands = [{"item": post.get(f"hand-{n}"), "campaign": campaign} for n in (1, 2) if post.get(f"hand-{n}")]
+    armor = post.get("armor")
+    return {
+        "name": post.get("name", "").strip() or "New Squad Leader", "player": post.get("player", "").strip(),
+        "notes": post.get("notes", ""), "extra_rep": forms.whole_number(post, "extra_rep", 0, 0, 100_000), "campaign": campaign,
+        "players": forms.whole_number(post, "players", 1, 1, 8),
+        "traits": {t: forms.whole_number(post, f"trait-{t}", 1, 1, 12) for t in TRAITS},
+        "knowledge": {s: v for s in SKILLS if (v := forms.whole_number(post, f"skill-{s}", 0, 0, 9))},
+        "armor": {"item": armor, "campaign": campaign} if armor else None,
+        "modifications": reprice(mods, catalogue, campaign) if all(m["item"] in items for m in mods) else mods,
+        "hands": hands, "attach": attach, "backpack": backpack, "allies": allies,
+        "wipe_rebuild_used": post.get("wipe_rebuild_used") == "on",
+    }
+
+
+def _points(text: str) -> list[int]:
+    points = [int(p) for p in text.split(",") if p.strip().isascii() and p.strip().isdigit()]
+    if not points:
+        raise forms.problem("attach", f"{text[:20]!r} is not a list of Attach Points")
+    return points
+
+
+def context(checked) -> dict[str, Any]:
+    catalogue, document, report = checked.catalogue, checked.document, checked.report
+    items = catalogue.items
+    levels = sorted(catalogue.of("trait_level"), key=lambda row: row.half_steps)
+    traits = []
+    for row in report.detail["traits"]:
+        base = document["traits"].get(row["trait"], 1)
+        unlocks = []
+        for level in levels:
+            if level.half_steps > rules.MAX_PURCHASED:
+                continue
+            note = {"kno": f"{level.knowledge_points} Knowledge points" if level.knowledge_points else "",
+                    "com": level.communication_effect}.get(row["trait"], level.attribute_effect)
+            unlocks.append({"half_steps": level.half_steps, "label": level.name, "note": note,
+                            "total": rules.trait_cost(level.half_steps), "reached": level.half_steps <= base})
+        traits.append({**row, "half_steps": base, "ladder": unlocks})
+    negated = set(report.detail.get("negated", []))
+    mods = [{"index": i, "item": items[m["item"]], "paid": m["paid"], "campaign": m["campaign"],
+             "kind": catalogue.categories[m["item"]], "negated": items[m["item"]].name in negated}
+            for i, m in enumerate(document.get("modifications", []))]
+    splice = sum(items[m["item"]].score for m in document.get("modifications", []) if catalogue.categories[m["item"]] == "splice")
+    cyber = sum(items[m["item"]].score for m in document.get("modifications", []) if catalogue.categories[m["item"]] == "cyber")
+    mes_options = [{"item": mod, "price": rules.mes_price(mod, splice, cyber), "kind": kind}
+                   for kind in ("splice", "cyber") for mod in catalogue.of(kind)]
+    attach = [{"index": i, "item": items[a["item"]], "at": a["at"], "campaign": a["campaign"]}
+              for i, a in enumerate(document.get("attach", []))]
+    body = {point: next((a["item"].name for a in attach if point in a["at"]), "") for point in (1, 2, 3, 4)}
+    hands = [items[h["item"]] for h in document.get("hands", [])]
+    allies = []
+    for i, ally in enumerate(document.get("allies", [])):
+        template = items[ally["template"]]
+        rep, arp = rules.template_cost(template, catalogue)
+        gear = sum(items[k].cost or 0 for k in ally["weapons"] + ally["items"] if getattr(items[k], "cost", None))
+        gear += items[ally["armor"]].cost if ally.get("armor") else 0
+        refund = f"{arp + -(-gear // rules.ARP_TO_REP)} ARP" if ally["paid_with"] == "arp" else f"{rep + gear} Rep"
+        allies.append({**ally, "index": i, "template_item": template, "hire_rep": rep, "hire_arp": arp, "refund": refund,
+                       "weapon_choices": _ally_weapons(template, catalogue),
+                       "issues": report.issues_at(f"allies[{i}]")})
+    return {
+        "document": document, "report": report, "stats": report.stats, "meters": report.meters, "traits": traits,
+        "skills": [{"key": k, "name": v, "value": document.get("knowledge", {}).get(k, 0)} for k, v in SKILLS.items()],
+        "known_skills": [{"name": v, "value": document["knowledge"][k]} for k, v in SKILLS.items()
+                         if document.get("knowledge", {}).get(k)],
+        "armors": catalogue.of("armor"), "armor": items.get((document.get("armor") or {}).get("item", "")),
+        "mods": mods, "mes_options": mes_options, "attach": attach, "attach_options": catalogue.of("attach_weapon"),
+        "body": body, "hands": hands,
+        "hand_options": [w for w in catalogue.of("weapon") if w.carry in ("1H", "2H", "palm", "gripper")],
+        "backpack": [{"index": i, "item": items[p["item"]], "campaign": p["campaign"]}
+                     for i, p in enumerate(document.get("backpack", []))],
+        "pack_options": catalogue.of("item") + [w for w in catalogue.of("weapon") if w.carry in ("1S", "2S", "2H", "1H")],
+        "allies": allies, "templates": catalogue.of("ally_template"), "ally_items": catalogue.of("item"),
+        "trait_names": TRAIT_NAMES, "issues_for": {i.path: i for i in report.issues},
+        "other_issues": [i for i in report.issues if not i.path.startswith("allies[")],
+    }
+
+
+def _ally_weapons(template, catalogue: Catalogue) -> list:
+    weapons = catalogue.of("weapon") + catalogue.of("attach_weapon")
+    if template.weapons == "any":
+        return weapons
+    return [w for w in weapons if w.key in template.weapons]

@@ -1,0 +1,390 @@
+"""The METALLURGENT Anvil builder: one picker per Component, Gear per mount, live re-validation, combat preview.
+
+The page works as a plain HTML form; htmx posts the same form on every change. Value edits get only the
+live fragments back (`view=live`), then the pickers refresh their annotations (`view=pickers`);
+structural edits (Core, Arms, mounts) swap the whole workbench.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import render as render_template
+from django_htmx.http import trigger_client_event
+
+from catalogue.loader import catalogue_by_ref, latest_pack
+from catalogue.rulesets.base import Catalogue, Report
+from catalogue.rulesets.metallurgent import RULESET
+from catalogue.rulesets.metallurgent import preview as engine
+from catalogue.rulesets.metallurgent.rules import (
+    CHASSIS_ABILITIES,
+    METTLE,
+    Anvil,
+    Mounted,
+    issues_for,
+    parse,
+    resolve,
+)
+from catalogue.rulesets.metallurgent.schema import (
+    COMPONENT_SLOTS,
+    EQUIPMENT_TYPE_LABELS,
+    SLOT_CATEGORIES,
+    SLOT_LABELS,
+    SLOTS,
+    GearEntry,
+    Weapon,
+)
+
+from ... import forms, store
+from ...models import Build
+from ...session import mine
+from ..base import KindPage, situation_of
+
+MOUNTS = ("core", "left_arm", "right_arm")
+TASKS = ("vanguard", "sniper", "recon", "defender", "artillerist", "commander")
+CONDITIONS = ("intact", "damaged", "degraded", "disabled", "destroyed")
+MAX_FORM_GEAR = 48
+FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_flanking", "target_low",
+         "attacker_flanking")
+
+
+class Page(KindPage):
+    previews = True
+
+    def describe(self, document: dict[str, Any]) -> str:
+        return (document.get("task") or "").capitalize()
+
+    def anchor(self, path: str) -> str:
+        if path.startswith("gear[") and path.endswith("]"):
+            return f"gear-{path[5:-1]}"
+        return f"slot-{path}" if path in SLOTS else ""
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue | None = None, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        count = forms.whole_number(post, "gear-count", 0, 0, MAX_FORM_GEAR)
+        gear = []
+        for i in range(count):
+            item = post.get(f"gear-{i}-item", "")
+            if not item:
+                continue
+            entry: dict[str, Any] = {"item": item, "mount": post.get(f"gear-{i}-mount", ""),
+                                     "active": post.get(f"gear-{i}-active") == "on"}
+            if post.get(f"gear-{i}-reserve", "").strip():
+                entry["reserve"] = forms.whole_number(post, f"gear-{i}-reserve", low=0)
+            gear.append(entry)
+        verb, _, index = post.get("action", "").partition(":")
+        if verb == "remove":
+            number = forms.whole_number({"action": index}, "action", low=0)
+            if number < len(gear):
+                del gear[number]
+        for mount in MOUNTS:
+            item = post.get(f"add-{mount}", "")
+            if item:
+                gear.append({"item": item, "mount": mount, "active": True})
+        condition = {slot: state for slot in COMPONENT_SLOTS
+                     if (state := forms.choice(post, f"condition-{slot}", CONDITIONS, "intact")) != "intact"}
+        return {
+            **self.header(pack_ref),
+            "name": post.get("name", "").strip() or "Unnamed Anvil",
+            "task": forms.choice(post, "task", TASKS),
+            "notes": post.get("notes", ""),
+            "parts": {slot: post.get(f"part-{slot}") or None for slot in SLOTS},
+            "gear": gear,
+            "condition": condition,
+            "pilot": forms.share_id(post.get("pilot", ""), "pilot"),
+        }
+
+    def render(self, request, checked, status: int = 200, **extra):
+        """htmx value edits get `view=live` and are told to refresh the pickers (`view=pickers`)."""
+        view = request.POST.get("view") if request.htmx and request.method == "POST" else None
+        if view not in ("live", "pickers"):
+            return super().render(request, checked, status, **extra)
+        context = live(checked.document, checked.catalogue, checked.report)
+        if view == "pickers":
+            context = pickers(context, checked.catalogue)
+        response = render_template(request, self.template(view), {**self.common(checked), **context, **extra},
+                                   status=status)
+        if view == "live":
+            trigger_client_event(response, "pickers-stale", after="settle")
+        return response
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        context = workbench(checked.document, checked.catalogue, checked.report)
+        context["my_pilots"] = mine(request, RULESET.key, "pilot")
+        context["pilot_is_mine"] = any(p.share_id == checked.document.get("pilot") for p in context["my_pilots"])
+        return context
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        context = live(checked.document, checked.catalogue, checked.report)
+        context["sheet"] = component_sheet(context["anvil"])
+        return context
+
+    def sheet_context(self, checked, build) -> dict[str, Any]:
+        context = self.share_context(None, checked, build)
+        context["trackers"] = trackers(context)
+        return context
+
+    # --- combat preview ------------------------------------------------------------------------
+
+    def preview_context(self, request, checked, build) -> dict[str, Any]:
+        """Targets: the conventional units and this browser's other Anvils."""
+        pack = latest_pack(RULESET.key, "squad")
+        return {**super().preview_context(request, checked, build),
+                "preview_units": catalogue_by_ref(pack.ref).of("conventional_unit") if pack else [],
+                "preview_anvils": [b for b in mine(request, RULESET.key, "anvil") if build is None or b.pk != build.pk],
+                "weathers": engine.Situation.model_fields["weather"].annotation.__args__,
+                "times": list(engine.OCCLUSION)}
+
+    def preview_request(self, fields) -> dict[str, Any]:
+        cover = forms.whole_number(fields, "cover", 0, 0, 20)
+        choice = str(fields.get("target", "")).strip()
+        if choice.startswith("unit:"):
+            target: Any = {"unit": choice[5:]}
+        else:
+            target = {"build": forms.share_id(choice.removeprefix("build:"), "target")}
+            if target["build"] is None:
+                raise forms.problem("target", "pick a target unit or paste an Anvil's share link")
+        situation = {"range": forms.whole_number(fields, "range", 6, 0, 99),
+                     "turns": forms.whole_number(fields, "turns", 5, 1, engine.MAX_TURNS),
+                     "cover": [cover] if cover else [],
+                     "weather": fields.get("weather") or "calm", "time_of_day": fields.get("time_of_day") or "daylight",
+                     "climate": fields.get("climate") or "temperate", **{f: fields.get(f) == "on" for f in FLAGS}}
+        return {"target": target, "situation": situation}
+
+    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
+        """Every attack of this Anvil, with its Pilot's Mettle (6 without one, M-R90), against the target."""
+        if not isinstance(request, dict) or "target" not in request or not set(request) <= {"target", "situation"}:
+            raise forms.problem("(request)", 'send {"attacker": ..., "target": ..., "situation": {...}}')
+        chosen = situation_of(engine.Situation, request)
+        return engine.preview(resolved(checked), target_of(request["target"], checked), chosen, mettle(checked))
+
+
+def resolved(checked) -> Anvil:
+    return resolve(parse(checked.document), checked.catalogue)
+
+
+def mettle(checked) -> int:
+    return (checked.report.detail.get("pilot") or {}).get("mettle", METTLE)
+
+
+def target_of(spec: Any, attacker) -> engine.Target:
+    """A target: {"unit": key} from the units pack, {"build": share id} of a saved Anvil, or an Anvil document."""
+    if isinstance(spec, dict) and set(spec) == {"unit"}:
+        pack = latest_pack(RULESET.key, "squad")
+        catalogue = catalogue_by_ref(pack.ref) if pack else None
+        key = spec["unit"]
+        unit = catalogue.items.get(key) if catalogue and isinstance(key, str) else None
+        if unit is None or catalogue.categories[key] != "conventional_unit":
+            raise forms.problem("target.unit", f"unknown unit {str(key)[:40]!r}")
+        return engine.target_from_unit(unit)
+    if isinstance(spec, dict) and set(spec) == {"build"}:
+        build = Build.objects.filter(share_id=str(spec["build"])[:40], ruleset=RULESET.key, kind="anvil").first()
+        if build is None:
+            raise forms.problem("target.build", f"{str(spec['build'])[:40]!r} is not a saved Anvil's share id")
+        spec = build.document
+    if not isinstance(spec, dict):
+        raise forms.problem("target", 'give {"unit": key}, {"build": share id} or an Anvil')
+    target = store.check(spec)
+    if target.kind is not attacker.kind:
+        raise forms.problem("target", "the target must be an Anvil or a conventional unit")
+    return engine.target_from_anvil(resolved(target))
+
+
+def trackers(context: dict) -> list[dict]:
+    """Tick-box rows for the sheet: EN, Heat (Tolerance marked), Charge and Fuel."""
+    generator = next(s["part"] for s in context["slots"] if s["slot"] == "generator")
+    if generator is None:
+        return []
+    stats = context["stats"]
+    rows = [
+        ("EN", stats["en_capacity"].value, "", None),
+        ("Heat", generator.heat_tolerance + 4, f"Overheat past {generator.heat_tolerance}", generator.heat_tolerance),
+        ("Charge", generator.charge_capacity, "", None),
+        ("Fuel", stats["fuel"].value, "", None),
+    ]
+    return [{"label": label, "note": note + (f" ({count} — shown up to {MAX_BOXES})" if count > MAX_BOXES else ""),
+             "boxes": [i + 1 == limit for i in range(min(max(count, 0), MAX_BOXES))]}
+            for label, count, note, limit in rows]
+
+
+MAX_BOXES = 60
+
+
+def summary(category: str, item: Any) -> str:
+    """A one-line stat summary for pickers: the numbers a player compares."""
+    if category == "core":
+        return f"DV {item.defence} · {item.hardpoints} HP · Block {item.block_bonus} · {item.load} ST"
+    if category == "mobility_base":
+        top = item.load_tolerance[-1].max_load
+        return f"{item.chassis.replace('_', '-').title()} · Cruise {item.cruising_speed} · up to {top} ST"
+    if category == "standard_arm":
+        return f"Str {item.strength} · {item.hardpoints} HP · Agi {item.agility:+d} · {item.load} ST"
+    if category == "weapon_arm":
+        w = item.weapon
+        return f"{w.weapon_type} {w.damage} {w.damage_type} · Rng {w.range} · {item.load} ST"
+    if category == "generator":
+        return f"{item.cooling.title()} · EN {item.en_output}/{item.en_capacity} · Heat Tol {item.heat_tolerance} · {item.load} ST"
+    if category == "electronics":
+        return f"Intercept {item.intercept_bonus} · Camera {item.camera_modifier:+d} · {item.load} ST"
+    if category == "fcs":
+        return f"{item.targeting_type.title()} · Rng {item.reliable_range}/{item.max_range}"
+    if category == "weapon":
+        return (f"{item.weapon_class[0].upper()} · {item.damage} {item.damage_type} · Rng {item.range} · "
+                f"Size {item.size} · {item.load} ST")
+    return f"{EQUIPMENT_TYPE_LABELS[item.type]} · Size {item.size} · {item.load} ST"
+
+
+def _new_errors(trial: Anvil, known: set[tuple[str, str]]):
+    return [i for i in issues_for(trial).issues if i.severity == "error" and (i.code, i.path) not in known]
+
+
+def _option(key: str, label: str, problems) -> dict[str, Any]:
+    reason = f"{problems[0].code}: {problems[0].message}" if problems else ""
+    return {"key": key, "label": label, "reason": reason}
+
+
+def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
+    """What changes on every edit: issues at each slot and Gear row, bars, chart and stats (cheap)."""
+    anvil = resolve(parse(document), catalogue)
+    meters = {m.key: m for m in report.meters}
+    arcs = report.detail.get("arcs", {})
+    shown_paths = set(SLOTS)
+    # Core and Arms host Gear, so changing them reshapes the Gear section: a structural edit.
+    slots = [{"slot": slot, "label": SLOT_LABELS[slot], "part": anvil.parts[slot], "issues": report.issues_at(slot),
+              "structural": slot in MOUNTS, "condition": anvil.condition.get(slot, "intact")} for slot in SLOTS]
+    mounts = []
+    for mount in MOUNTS:
+        part = anvil.parts[mount]
+        rows = []
+        for g in anvil.on(mount):
+            shown_paths.add(g.path)
+            rows.append({"index": g.index, "entry": g.entry, "item": g.item, "kind": _gear_kind(g.item),
+                         "issues": report.issues_at(g.path), "arcs": arcs.get(g.path, []),
+                         "toggles": bool(getattr(g.item, "en_drain", 0) or getattr(g.item, "en_offset", 0)),
+                         "takes_ammo": isinstance(g.item, Weapon) and g.item.reserve > 0})
+        mounts.append({"mount": mount, "label": SLOT_LABELS[mount], "part": part, "rows": rows,
+                       "hosts_gear": part is not None and hasattr(part, "hardpoints"),
+                       "hardpoints": meters.get(f"{mount}_hardpoints"), "strength": meters.get(f"{mount}_strength")})
+    return {
+        "document": document, "slots": slots, "mounts": mounts, "report": report, "anvil": anvil,
+        "other_issues": [i for i in report.issues if i.path not in shown_paths],
+        "meters": report.meters, "gear_meter": meters.get("gear"), "stats": report.stats,
+        "load_chart": load_chart(report.detail.get("load_tolerance")),
+    }
+
+
+def pickers(context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
+    """Annotate a live context's pickers: every item that fits each slot, and the rule it would break.
+
+    Each candidate is the current Anvil with one part swapped or one Gear added, checked in full;
+    only errors the build does not already have count as the reason.
+    """
+    anvil, report = context["anvil"], context["report"]
+    known = {(i.code, i.path) for i in report.issues if i.severity == "error"}
+    by_category = {c: catalogue.of(c) for c in set(catalogue.categories.values())}
+    for slot in context["slots"]:
+        options = []
+        for category in SLOT_CATEGORIES[slot["slot"]]:
+            for item in by_category.get(category, []):
+                label = f"{item.name} — {summary(category, item)}"
+                if item is slot["part"]:
+                    options.append(_option(item.key, label, []))
+                    continue
+                trial = Anvil(anvil.name, {**anvil.parts, slot["slot"]: item}, anvil.gear, anvil.condition)
+                options.append(_option(item.key, label, _new_errors(trial, known)))
+        slot["options"] = options
+    gear_items = [(c, item) for c in ("weapon", "equipment") for item in by_category.get(c, [])]
+    for mount in context["mounts"]:
+        groups: dict[str, list] = {}
+        if mount["hosts_gear"]:
+            for category, item in gear_items:
+                entry = GearEntry(item=item.key, mount=mount["mount"])
+                trial = Anvil(anvil.name, anvil.parts, anvil.gear + [Mounted(len(anvil.gear), entry, item)],
+                              anvil.condition)
+                groups.setdefault(_gear_group(item), []).append(
+                    _option(item.key, f"{item.name} — {summary(category, item)}", _new_errors(trial, known)))
+        mount["add_options"] = list(groups.items())
+    return context
+
+
+
+
+def workbench(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
+    """Everything the builder page shows."""
+    context = pickers(live(document, catalogue, report), catalogue)
+    context["sheet"] = component_sheet(context["anvil"])
+    context["tasks"] = TASKS
+    context["conditions"] = CONDITIONS
+    return context
+
+
+def _gear_kind(item: Any) -> str:
+    if isinstance(item, Weapon):
+        return f"{item.weapon_class.title()} · {item.weapon_type}"
+    return EQUIPMENT_TYPE_LABELS[item.type] + (f" ({item.subtype})" if hasattr(item, "subtype") else "")
+
+
+def _gear_group(item: Any) -> str:
+    if isinstance(item, Weapon):
+        return f"{item.weapon_class.title()} weapons"
+    return "Equipment"
+
+
+CHART_WIDTH, CHART_HEIGHT, CHART_LEFT = 360, 150, 8
+
+
+def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Geometry for the Load Tolerance chart: one band per breakpoint and a marker at the current load.
+
+    The axis starts a little below the first breakpoint, where the choices are, not at 0 ST.
+    """
+    if not detail:
+        return None
+    spread, load = detail["breakpoints"], detail["load"]
+    top = spread[-1]["max_load"]
+    low = max(0, min(spread[0]["max_load"] - 6, load - 2))
+    high = max(top, load) + 4
+    plot = CHART_WIDTH - 2 * CHART_LEFT
+
+    def x(value: float) -> float:
+        return round(CHART_LEFT + plot * (value - low) / (high - low), 1)
+
+    def svg(value: float) -> str:
+        return f"{value:.1f}"  # preformatted: the template would localise every float
+
+    bands, previous = [], low
+    for index, bp in enumerate(spread):
+        bands.append({
+            "x": svg(x(previous)), "width": svg(x(bp["max_load"]) - x(previous)),
+            "active": index == detail["active"], "mid": svg((x(previous) + x(bp["max_load"])) / 2),
+            "max_load": bp["max_load"], "cruise": bp["cruise"], "flank": bp["flank"], "init": bp["init"],
+        })
+        previous = bp["max_load"]
+    return {
+        "width": CHART_WIDTH, "height": CHART_HEIGHT, "bands": bands, "load": load, "top": top,
+        "marker": svg(x(load)), "label_x": svg(min(max(x(load), 45), CHART_WIDTH - 60)),
+        "overloaded": detail["active"] is None, "over_x": svg(x(top)),
+        "over_width": svg(x(high) - x(top)), "over_mid": svg((x(high) + x(top)) / 2),
+        "mobility_base": detail["mobility_base"],
+        "low": low,
+    }
+
+
+SHEET_SKIPS = {"key", "name", "description", "load_tolerance"}
+
+
+def component_sheet(anvil: Anvil) -> list[dict[str, Any]]:
+    """Every Component's full stat line, in Hit Location order, for the share page and the sheet."""
+    rows = []
+    for number, slot in enumerate(SLOTS, start=1):
+        part = anvil.parts[slot]
+        if part is None:
+            rows.append({"slot": slot, "label": SLOT_LABELS[slot], "part": None, "stats": []})
+            continue
+        flat = RULESET.flatten(part.model_dump(mode="json", exclude=SHEET_SKIPS))
+        stats = [(RULESET.stat_label(k), RULESET.display_value(k, v)) for k, v in flat.items()]
+        note = ""
+        if slot == "mobility_base":
+            note = f"{'Striding' if part.striding else 'Driving'} · " + ", ".join(CHASSIS_ABILITIES[part.chassis])
+        rows.append({"slot": slot, "label": SLOT_LABELS[slot], "part": part, "stats": stats, "note": note,
+                     "location": number if slot != "fcs" else None, "condition": anvil.condition.get(slot)})
+    return rows

@@ -1,0 +1,128 @@
+"""The METALLURGENT Pilot page: background, SP, the skill trees with what can be bought now, dice pools.
+
+The form carries the Pilot's history as JSON; Learn, Unlearn and choosing a Spec append to it. Events
+added since the last save can be undone; saved ones stand (the store refuses rewrites, M-R96, M-R101).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.metallurgent import pilots
+from catalogue.rulesets.metallurgent.schema import KNOWLEDGES, SPECIALISATIONS
+
+from ... import forms
+from ..base import KindPage
+
+MAX_HISTORY = 400
+
+
+class Page(KindPage):
+    def describe(self, document: dict[str, Any]) -> str:
+        return f"“{document['callsign']}”" if document.get("callsign") else ""
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        history = _history(post)
+        saved = forms.whole_number(post, "saved-history", 0, 0, MAX_HISTORY)
+        spec = next((e.get("specialise") for e in history if isinstance(e, dict) and "specialise" in e), None)
+        chosen = post.get("specialisation", "")
+        if chosen and spec is None:
+            history.append({"specialise": chosen})
+            spec = chosen
+        verb, _, key = post.get("action", "").partition(":")
+        if verb == "learn":
+            skill = catalogue.items.get(key)
+            if skill is None or catalogue.categories.get(key) != "skill":
+                raise forms.problem("action", f"unknown Skill {key[:40]!r}")
+            history.append({"learn": key, "paid": pilots.price(skill, spec)})  # the price today (M-R100)
+        elif verb == "unlearn":
+            history.append({"unlearn": key})
+        elif verb == "undo" and len(history) > saved:
+            history.pop()  # only events not saved yet
+        proficiencies = []
+        for value in post.getlist("proficiency"):
+            knowledge, _, proficiency = value.partition(":")
+            if proficiency:
+                proficiencies.append({"knowledge": knowledge, "proficiency": proficiency})
+        return {
+            **self.header(pack_ref),
+            "name": post.get("name", "").strip() or "New Pilot",
+            "callsign": post.get("callsign", "").strip(),
+            "notes": post.get("notes", ""),
+            "mettle": forms.whole_number(post, "mettle", pilots.DEFAULT_METTLE),
+            "xp": forms.whole_number(post, "xp", 0),
+            "lifepath": post.get("lifepath") or None,
+            "profession": post.get("profession") or None,
+            "developments": [d for d in post.getlist("development") if d],
+            "proficiencies": proficiencies,
+            "talents": [t.strip() for t in post.get("talents", "").splitlines() if t.strip()],
+            "history": history,
+        }
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        # Events already saved cannot be undone; a new Pilot has none.
+        return context(checked, len(build.document.get("history", [])) if build is not None else 0)
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        items = checked.catalogue.items
+        return {**context(checked, len(checked.document.get("history", []))),
+                "lifepath": items.get(checked.document.get("lifepath") or ""),
+                "profession": items.get(checked.document.get("profession") or "")}
+
+
+def _history(post) -> list[dict[str, Any]]:
+    try:
+        history = json.loads(post.get("history") or "[]")
+    except json.JSONDecodeError:
+        raise forms.problem("history", "not valid JSON") from None
+    if not isinstance(history, list) or len(history) > MAX_HISTORY:
+        raise forms.problem("history", f"a list of at most {MAX_HISTORY} events")
+    return history
+
+
+def context(checked, saved_history: int) -> dict[str, Any]:
+    catalogue = checked.catalogue
+    report, ledger = pilots.assess(checked.document, catalogue)
+    tree = pilots.skill_tree(catalogue)
+    options = pilots.options(ledger, tree)
+    own = [ledger.spec] if ledger.spec else []
+    # Open the Specs the Pilot uses, and the one just acted in, so a re-render keeps the user's place.
+    history = checked.document.get("history", [])
+    last = history[-1].get("learn") or history[-1].get("unlearn") if history else None
+    in_use = {tree.skills[k].spec for k in ledger.held} | ({tree.skills[last].spec} if last in tree.skills else set())
+    specs = []
+    for spec in own + [s for s in SPECIALISATIONS if s not in own]:
+        item = catalogue.items.get(spec)
+        if item is None:
+            continue
+        branches = [{"name": name, "skills": [{"skill": s, **options[s.key]} for s in skills]}
+                    for name, skills in tree.branches.get(spec, [])]
+        specs.append({"key": spec, "item": item, "own": spec == ledger.spec, "branches": branches,
+                      "open": spec == ledger.spec or spec in in_use or not (own or in_use) and not specs})
+    sp = report.stats
+    earned = max(ledger.earned, 1)
+    document = checked.document
+    chosen = {}
+    for choice in document.get("proficiencies", []):
+        chosen.setdefault(choice["knowledge"], []).append(choice["proficiency"])
+    improvements = []
+    for row in report.detail["knowledges"]:
+        picks = chosen.get(row["key"], [])
+        slots = max(row["granted"], len(picks))
+        improvements += [{"knowledge": row["key"], "label": row["knowledge"], "options": KNOWLEDGES[row["key"]],
+                          "value": picks[n] if n < len(picks) else ""} for n in range(slots)]
+    return {
+        "document": document, "report": report, "ledger": ledger, "specs": specs,
+        "specialisations": [catalogue.items[s] for s in SPECIALISATIONS if s in catalogue.items],
+        "lifepaths": catalogue.of("lifepath"), "professions": catalogue.of("profession"),
+        "developments": catalogue.of("development"), "improvements": improvements,
+        "history_json": json.dumps(document.get("history", [])),
+        "talents_text": "\n".join(document.get("talents", [])),
+        "saved_history": saved_history, "can_undo": len(document.get("history", [])) > saved_history,
+        "sp_bar": {"spent": round(100 * min(ledger.spent, earned) / earned),
+                   "lost": round(100 * min(ledger.markup_lost, earned) / earned),
+                   "over": ledger.spent + ledger.markup_lost > ledger.earned},
+        "stats": sp,
+    }

@@ -1,0 +1,145 @@
+"""The METALLURGENT squad page: Platoons of saved Anvils and catalogue units, slots, Initiative, turn order.
+
+Units are added by searching (a datalist of this browser's Anvils and the pack's units, or a pasted
+share link); nothing lists other people's builds, since share links are the only way to reach them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.metallurgent import RULESET
+
+from ... import forms
+from ...session import mine
+from ..base import KindPage
+
+MAX_PLATOONS = 24
+MAX_MEMBERS = 8
+
+class Page(KindPage):
+    def blank(self, pack_ref: str) -> dict[str, Any]:
+        return {**super().blank(pack_ref), "platoons": [{"name": "1st Platoon", "members": []}]}
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        anvils = mine(request, RULESET.key, "anvil") if request is not None else []
+        platoons = []
+        for i in range(forms.whole_number(post, "platoon-count", 0, 0, MAX_PLATOONS)):
+            count = forms.whole_number(post, f"platoon-{i}-count", 0, 0, MAX_MEMBERS)
+            members = [_member(post.get(f"platoon-{i}-member-{j}", ""), f"platoon-{i}-member-{j}") for j in range(count)]
+            moves = [forms.whole_number(post, f"platoon-{i}-member-{j}-to", i, 0, MAX_PLATOONS) for j in range(count)]
+            platoons.append({"name": post.get(f"platoon-{i}-name", "").strip() or f"Platoon {i + 1}",
+                             "members": members, "moves": moves})
+            wanted = post.get(f"add-{i}", "").strip()
+            if wanted:
+                member = find(wanted, catalogue, anvils)
+                if member is None and notices is not None:
+                    notices.append(f"Nothing matches “{wanted[:60]}”: pick from the list or paste a share link.")
+                elif member is not None:
+                    members.append(member)
+        # Moving a unit to another Platoon (a select per unit).
+        for i, platoon in enumerate(platoons):
+            for member, target in list(zip(platoon["members"], platoon.pop("moves"))):
+                if target != i and target < len(platoons):
+                    platoon["members"].remove(member)
+                    platoons[target]["members"].append(member)
+        verb, _, arg = post.get("action", "").partition(":")
+        numbers = [int(n) if n.isascii() and n.isdigit() else -1 for n in arg.split(":")]
+        if verb == "add-platoon":
+            platoons.append({"name": f"Platoon {len(platoons) + 1}", "members": []})
+        elif verb == "remove-platoon" and 0 <= numbers[0] < len(platoons):
+            del platoons[numbers[0]]
+        elif verb in ("up", "down") and 0 <= numbers[0] < len(platoons):
+            index = numbers[0]
+            other = index - 1 if verb == "up" else index + 1
+            if 0 <= other < len(platoons):
+                platoons[index], platoons[other] = platoons[other], platoons[index]
+        elif verb == "remove-member" and len(numbers) == 2:
+            p, m = numbers
+            if 0 <= p < len(platoons) and 0 <= m < len(platoons[p]["members"]):
+                del platoons[p]["members"][m]
+        players = post.get("players", "").strip()
+        return {
+            **self.header(pack_ref),
+            "name": post.get("name", "").strip() or "New Squad", "notes": post.get("notes", ""),
+            "players": forms.whole_number(post, "players", low=1, high=12) if players else None,
+            "platoons": platoons,
+            "opponent": forms.share_id(post.get("opponent", ""), "opponent"),
+        }
+
+    def anchor(self, path: str) -> str:
+        return anchor(path)
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        context_ = context(checked)
+        my_anvils = mine(request, RULESET.key, "anvil")
+        # Anvils this browser can edit (its own, or copied with the squad) link to their edit pages.
+        editable = {anvil.share_id: anvil.get_absolute_url() for anvil in my_anvils}
+        for platoon in context_["platoons"]:
+            for unit in platoon["units"]:
+                unit["edit_url"] = editable.get(unit["ref"]) if unit["kind"] == "anvil" else None
+        return {**context_, "my_anvils": my_anvils,
+                "my_squads": [s for s in mine(request, RULESET.key, "squad") if build is None or s.pk != build.pk]}
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        return context(checked)
+
+    def sheet_context(self, checked, build) -> dict[str, Any]:
+        context_ = context(checked)
+        units = [u for p in context_["platoons"] for u in p["units"]]
+        context_["conventional"] = list({u["ref"]: checked.catalogue.items[u["ref"]]
+                                         for u in units if u["kind"] == "unit"}.values())
+        return context_
+
+def _member(value: str, path: str) -> dict[str, str]:
+    kind, _, ref = value.partition(":")
+    if kind not in ("build", "unit") or not ref:
+        raise forms.problem(path, f"{value[:40]!r} is not a squad member")
+    return {kind: ref}
+
+def find(text: str, catalogue: Catalogue, anvils) -> dict[str, str] | None:
+    """What a search box entry names: a datalist choice, a unit's name or key, an Anvil's name or share link."""
+    text = text.strip()
+    if "#" in text:  # datalist values end in "#<share id>" or "#unit:<key>"
+        token = text.rsplit("#", 1)[1]
+        return {"unit": token[5:]} if token.startswith("unit:") else {"build": token}
+    lowered = text.lower()
+    for unit in catalogue.of("conventional_unit"):
+        if lowered in (unit.key, unit.name.lower()):
+            return {"unit": unit.key}
+    for build in anvils:
+        if lowered == build.name.lower():
+            return {"build": build.share_id}
+    if "/s/" in text:
+        return {"build": forms.share_id(text, "add")}
+    return None
+
+def context(checked) -> dict[str, Any]:
+    report = checked.report
+    platoons = report.detail.get("platoons", [])
+    for platoon in platoons:
+        for unit in platoon["units"]:
+            unit["member"] = f"{'build' if unit['kind'] != 'unit' else 'unit'}:{unit['ref']}"
+            unit["anchor"] = anchor(unit["path"])
+            unit["issues"] = report.issues_at(unit["path"])
+            unit["item"] = checked.catalogue.items.get(unit["ref"]) if unit["kind"] == "unit" else None
+        platoon["issues"] = report.issues_at(f"platoons[{platoon['index']}]")
+        platoon["meter"] = next(m for m in report.meters if m.key == f"platoon_{platoon['index']}_slots")
+    squad_issues = [i for i in report.issues if not i.path.startswith("platoons[")]
+    issue_links = [{"issue": i, "anchor": anchor(i.path)} for i in report.issues]
+    by_initiative = sorted((p for p in platoons if p["initiative"] is not None), key=lambda p: -p["initiative"])
+    return {"document": checked.document, "report": report, "platoons": platoons, "squad_issues": squad_issues,
+            "by_initiative": by_initiative,
+            "issue_links": issue_links,
+            "units": checked.catalogue.of("conventional_unit"), "stats": report.stats,
+            "turn_order": report.detail.get("turn_order"), "opponent_name": report.detail.get("opponent")}
+
+def anchor(path: str) -> str:
+    """The page anchor of an issue's path: a unit row, a Platoon, or the squad summary."""
+    numbers = [n for n in path.replace("[", " ").replace("]", " ").split() if n.isdigit()]
+    if path.startswith("platoons[") and ".members[" in path:
+        return f"member-{numbers[0]}-{numbers[1]}"
+    if path.startswith("platoons["):
+        return f"platoon-{numbers[0]}"
+    return "summary"

@@ -1,0 +1,178 @@
+"""The contract between a ruleset's folder and the rest of Hardpoint: a Ruleset and its build Kinds.
+
+Generic code (store, views, API, PDF, commands, catalogue pages) reaches a game only through these
+objects, found in the registry by (ruleset, kind). A ruleset folder fills one in; nothing else changes.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, parse_as
+from .dice import Distribution
+
+Validate = Callable[[Any, Catalogue, Mapping[str, "Linked | None"]], Report]
+_STEP = re.compile(r"([^.\[\]]+)(\[\])?")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A field that names another saved build by its share id.
+
+    `path` walks the document: dots for fields, `[]` for every element of a list
+    (`platoons[].members[].build`). An `owned` build belongs to this one: deep copies copy it and the
+    sheet prints it (a squad's Anvils, an Anvil's Pilot); otherwise it is a reference (an opponent).
+    """
+
+    path: str
+    kind: str
+    owned: bool = True
+
+    def steps(self) -> list[tuple[str, bool]]:
+        return [(name, bool(each)) for name, each in _STEP.findall(self.path)]
+
+    def ids(self, document: Mapping[str, Any]) -> list[str]:
+        found: list[str] = []
+        _walk(document, self.steps(), lambda value: found.append(value) or value)
+        return found
+
+    def relinked(self, document: dict[str, Any], new_ids: Mapping[str, str]) -> dict[str, Any]:
+        """A copy of the document with every share id at this path replaced through `new_ids`."""
+        return _walk(document, self.steps(), lambda value: new_ids.get(value, value))
+
+
+def _walk(node: Any, steps: list[tuple[str, bool]], visit: Callable[[str], str]) -> Any:
+    """Rebuild `node` with `visit` applied to the string values at the end of `steps` (copies, never mutates)."""
+    if not steps or not isinstance(node, Mapping):
+        return node
+    (name, each), rest = steps[0], steps[1:]
+    if name not in node or node[name] is None:
+        return node
+    value = node[name]
+    if each:
+        value = [_walk(element, rest, visit) if rest else _leaf(element, visit) for element in value or []]
+    else:
+        value = _walk(value, rest, visit) if rest else _leaf(value, visit)
+    return {**node, name: value}
+
+
+def _leaf(value: Any, visit: Callable[[str], str]) -> Any:
+    return visit(value) if isinstance(value, str) and value else value
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of build of a ruleset: its document model, which pack serves it, and its rules."""
+
+    key: str
+    label: str
+    document: type[BuildDocument]
+    pack_category: str  # the newest pack of the ruleset holding items of this category serves this kind
+    validate: Validate
+    links: tuple[Link, ...] = ()
+    # Raises BuildError when a saved build may not be changed this way (a Pilot's history only grows).
+    check_update: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
+
+    def parse(self, document: Any) -> Any:
+        return parse_as(self.document, document)
+
+    def linked_ids(self, document: Mapping[str, Any]) -> list[str]:
+        return list(dict.fromkeys(i for link in self.links for i in link.ids(document)))
+
+    def owned_ids(self, document: Mapping[str, Any]) -> list[str]:
+        return list(dict.fromkeys(i for link in self.links if link.owned for i in link.ids(document)))
+
+
+@dataclass(frozen=True)
+class DiceOption:
+    """One argument of `manage.py dice <ruleset>`: a whole number in a range, or a flag."""
+
+    name: str
+    help: str
+    low: int = 0
+    high: int = 200
+    default: int | None = None  # None: required
+    flag: bool = False
+
+
+@dataclass(frozen=True)
+class Dice:
+    """A ruleset's dice for the `dice` command: its options and the exact distribution they give."""
+
+    options: tuple[DiceOption, ...]
+    roll: Callable[..., Distribution]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A game: its kinds of build, pack categories, dice, and how the catalogue shows its stats.
+
+    A ruleset with no kinds is listed as coming.
+    """
+
+    key: str
+    name: str
+    tagline: str
+    kinds: tuple[Kind, ...] = ()
+    categories: Mapping[str, Any] = field(default_factory=dict)  # pack category -> pydantic item model
+    category_labels: Mapping[str, str] = field(default_factory=dict)
+    data_dir: Path | None = None
+    dice: Dice | None = None
+    stat_labels: Mapping[str, str] = field(default_factory=dict)  # where title-casing a field name reads wrong
+    signed_stats: frozenset[str] = frozenset()  # modifiers, printed "+2" / "−1"
+    leading_columns: tuple[str, ...] = ()  # what a player compares first in the catalogue
+
+    @property
+    def active(self) -> bool:
+        return bool(self.kinds)
+
+    def kind(self, key: Any) -> Kind | None:
+        return next((k for k in self.kinds if k.key == key), None)
+
+    def kind_of(self, document: Mapping[str, Any]) -> Kind:
+        """The kind a document declares; a document without one is of the ruleset's first kind."""
+        key = document.get("kind", self.kinds[0].key if self.kinds else None)
+        kind = self.kind(key) if isinstance(key, str) else None
+        if kind is None:
+            raise BuildError([{"path": "kind", "message": f"unknown kind {str(key)[:40]!r} for {self.name}; "
+                                                          f"expected one of {', '.join(k.key for k in self.kinds)}"}])
+        return kind
+
+    def example_build(self, example: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
+        """A pack's example as a full build document; it must read against the pack's own items."""
+        kind = self.kind_of(example)
+        document = {"format": BUILD_FORMAT, "ruleset": self.key, "kind": kind.key, "pack": catalogue.pack, **example}
+        kind.validate(kind.parse(document), catalogue, {})
+        return document
+
+    def stat_label(self, name: str) -> str:
+        if name in self.stat_labels:
+            return self.stat_labels[name]
+        return name.rsplit(".", 1)[-1].replace("_", " ").title()
+
+    def flatten(self, stats: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+        """Nested stats as flat columns (`resistance.KE`); a list of rows as "a/b/c · a/b/c"."""
+        flat: dict[str, Any] = {}
+        for key, value in stats.items():
+            name = f"{prefix}{key}"
+            if isinstance(value, Mapping):
+                flat.update(self.flatten(value, f"{name}."))
+            elif isinstance(value, list) and value and isinstance(value[0], Mapping):
+                flat[name] = " · ".join("/".join(str(self.display_value(k, v)) for k, v in row.items()) for row in value)
+            elif isinstance(value, list):
+                flat[name] = ", ".join(str(v) for v in value)
+            else:
+                flat[name] = value
+        return flat
+
+    def display_value(self, name: str, value: Any) -> Any:
+        if value is None:
+            return "—"
+        if isinstance(value, int) and not isinstance(value, bool) and name.rsplit(".", 1)[-1] in self.signed_stats:
+            return f"{value:+d}"
+        if isinstance(value, str):
+            return value.replace("_", " ")
+        return value
