@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from ..base import KEY_PATTERN, BuildDocument, Part, PlainName, Strict
 
@@ -256,7 +256,7 @@ class LeaderBuild(BuildDocument):
     players: Annotated[int, Field(ge=1, le=8)] = 1  # number of players sharing the mission (DM-R55)
     campaign: Campaign = 0  # the current campaign
     # Purchased levels in half steps: 1 = ½ (free) … 10 = 5; 11-12 read so that DM-R02 can say why not.
-    traits: dict[Trait, Annotated[int, Field(ge=1, le=12)]] = Field(default_factory=dict)
+    traits: dict[Trait, Annotated[int, Field(ge=1, le=12)]] = Field(default_factory=dict, validate_default=True)
     knowledge: dict[SkillKey, Annotated[int, Field(ge=0, le=9)]] = Field(default_factory=dict)
     armor: Pick | None = None  # one worn at a time (DM-R17)
     modifications: Annotated[list[Purchase], Field(max_length=40)] = Field(default_factory=list)
@@ -265,3 +265,14 @@ class LeaderBuild(BuildDocument):
     backpack: Annotated[list[Pick], Field(max_length=10)] = Field(default_factory=list)
     allies: Annotated[list[Ally], Field(max_length=12)] = Field(default_factory=list)
     wipe_rebuild_used: bool = False  # the one-time full rebuild (DM-R53)
+
+    @field_validator("traits")
+    @classmethod
+    def every_trait(cls, traits: dict[str, int]) -> dict[str, int]:
+        """One way to write a Leader: all six traits, ½ (1) where unbought."""
+        return {trait: traits.get(trait, 1) for trait in TRAITS}
+
+    @field_validator("knowledge")
+    @classmethod
+    def known_skills(cls, knowledge: dict[str, int]) -> dict[str, int]:
+        return {skill: level for skill, level in knowledge.items() if level}

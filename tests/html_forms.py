@@ -1,0 +1,83 @@
+"""What a browser would submit from a page's form: the successful controls of one <form>, as a dict of lists."""
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+
+class _FormReader(HTMLParser):
+    def __init__(self, form_id: str):
+        super().__init__(convert_charrefs=True)
+        self.form_id, self.inside, self.depth = form_id, False, 0
+        self.fields: list[tuple[str, str]] = []
+        self.number_fields: list[str] = []
+        self._select: dict | None = None
+        self._option: dict | None = None
+        self._textarea: dict | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and a.get("id") == self.form_id:
+            self.inside, self.depth = True, 0
+            return
+        if not self.inside:
+            return
+        if tag == "form":
+            self.depth += 1
+        if "disabled" in a or not a.get("name") and tag in ("input", "select", "textarea"):
+            return
+        if tag == "input":
+            kind = a.get("type", "text")
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.fields.append((a["name"], a.get("value", "on")))
+            elif kind not in ("submit", "button", "file", "image", "reset"):
+                self.fields.append((a["name"], a.get("value", "")))
+                if kind == "number":
+                    self.number_fields.append(a["name"])
+        elif tag == "select":
+            self._select = {"name": a["name"], "chosen": None, "first": None}
+        elif tag == "option" and self._select is not None:
+            self._option = {"value": a.get("value"), "text": "", "selected": "selected" in a}
+        elif tag == "textarea":
+            self._textarea = {"name": a["name"], "text": ""}
+
+    def handle_data(self, data):
+        if self._option is not None:
+            self._option["text"] += data
+        if self._textarea is not None:
+            self._textarea["text"] += data
+
+    def handle_endtag(self, tag):
+        if not self.inside:
+            return
+        if tag == "option" and self._option is not None:
+            value = self._option["value"] if self._option["value"] is not None else self._option["text"].strip()
+            if self._select["first"] is None:
+                self._select["first"] = value
+            if self._option["selected"]:
+                self._select["chosen"] = value
+            self._option = None
+        elif tag == "select" and self._select is not None:
+            chosen = self._select["chosen"] if self._select["chosen"] is not None else self._select["first"]
+            if chosen is not None:
+                self.fields.append((self._select["name"], chosen))
+            self._select = None
+        elif tag == "textarea" and self._textarea is not None:
+            # Browsers drop the one newline that may follow <textarea>.
+            self.fields.append((self._textarea["name"], self._textarea["text"].removeprefix("\n")))
+            self._textarea = None
+        elif tag == "form":
+            if self.depth == 0:
+                self.inside = False
+            else:
+                self.depth -= 1
+
+
+def read_form(html: str, form_id: str = "builder-form") -> tuple[dict[str, list[str]], list[str]]:
+    """The form's values (name -> list of values, as Django's QueryDict takes them) and its number fields."""
+    reader = _FormReader(form_id)
+    reader.feed(html)
+    values: dict[str, list[str]] = {}
+    for name, value in reader.fields:
+        values.setdefault(name, []).append(value)
+    return values, reader.number_fields
