@@ -6,9 +6,37 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture
-def packs(db):
-    """The real packs, loaded as `manage.py load_catalogue` does."""
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Load the real packs once, committed in the test database; each test's transaction rolls back over them."""
     from catalogue.loader import load_all
 
-    return load_all()
+    with django_db_blocker.unblock():
+        load_all()
+
+
+@pytest.fixture
+def packs(db):
+    """The real packs, as `manage.py load_catalogue` loads them (reloaded only if a test flushed the database)."""
+    from catalogue.loader import load_all
+    from catalogue.models import Pack
+
+    return load_all() if not Pack.objects.exists() else list(Pack.objects.all())
+
+
+@pytest.fixture
+def empty_catalogue(db):
+    """No packs loaded, for tests of loading itself (the deletion rolls back with the test)."""
+    from catalogue.models import Ruleset
+
+    Ruleset.objects.all().delete()
+
+
+@pytest.fixture(scope="module")
+def reload_packs_after(django_db_blocker):
+    """Browser tests run on a live server whose database is flushed after each test: put the packs back."""
+    yield
+    from catalogue.loader import load_all
+
+    with django_db_blocker.unblock():
+        load_all()

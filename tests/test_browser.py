@@ -35,7 +35,7 @@ def browser() -> Browser:
 
 
 @pytest.fixture
-def catalogue(live_server, packs):
+def catalogue(live_server, packs, reload_packs_after):
     """The starter pack in the live server's (transactional) test database; `packs` loads it."""
     return packs
 

@@ -48,7 +48,7 @@ def item_rows() -> list[tuple]:
 
 # --- manage.py load_catalogue ----------------------------------------------------------------------
 
-def test_load_catalogue_loads_the_starter_pack(db):
+def test_load_catalogue_loads_the_starter_pack(empty_catalogue):
     out = StringIO()
     call_command("load_catalogue", stdout=out)
     assert Ruleset.objects.filter(key="metallurgent").exists()
@@ -57,7 +57,7 @@ def test_load_catalogue_loads_the_starter_pack(db):
     assert f"{REF}: created (62 items)" in out.getvalue()
 
 
-def test_load_catalogue_twice_changes_nothing(db):
+def test_load_catalogue_twice_changes_nothing(empty_catalogue):
     call_command("load_catalogue", stdout=StringIO())
     rulesets = list(Ruleset.objects.order_by("pk").values_list("pk", "key", "name", "tagline"))
     packs = list(Pack.objects.order_by("pk").values_list("pk", "name", "version", "content_hash", "loaded_at"))
@@ -71,7 +71,7 @@ def test_load_catalogue_twice_changes_nothing(db):
     assert f"{REF}: unchanged (62 items)" in out.getvalue()
 
 
-def test_load_catalogue_with_a_broken_pack_fails_naming_the_file(db, tmp_path, monkeypatch):
+def test_load_catalogue_with_a_broken_pack_fails_naming_the_file(empty_catalogue, tmp_path, monkeypatch):
     document = starter_document()
     item_in(document, "core", "wisp-core")["hardpionts"] = 1
     write_pack(tmp_path, document)
