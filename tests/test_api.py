@@ -5,8 +5,9 @@ import json
 import pytest
 
 from builder.models import Build
+from tests.refs import pack_ref
 
-PACK = "metallurgent-starter@1.0.0"
+PACK = pack_ref("metallurgent", "anvil")
 TASKS = {"vanguard", "sniper", "recon", "defender", "artillerist", "commander"}
 CORES = {"wisp-core", "cirrus-core", "stratus-core", "nimbus-core", "thunderhead-core"}
 
@@ -62,7 +63,7 @@ def test_rulesets_lists_planned_rulesets_as_coming(client, packs):
     by_key = {r["key"]: r for r in client.get("/api/rulesets/").json()["rulesets"]}
     for key in ("megamercs", "lancer", "ember"):
         assert by_key[key]["status"] == "coming"
-    assert by_key["darkmetal"]["status"] == "active" and by_key["darkmetal"]["pack"] == "darkmetal-rulebook@1.0.0"
+    assert by_key["darkmetal"]["status"] == "active" and by_key["darkmetal"]["pack"] == pack_ref("darkmetal", "leader")
 
 
 def test_items_filtered_by_category_returns_only_cores_with_stats(client, packs):

@@ -400,3 +400,54 @@ def test_dark_metal_leader_over_budget_fixed_then_allies_and_share(page, new_con
     expect(friend.locator("main")).to_contain_text("Rookie Medic")
     assert token not in friend.content()
     shot(friend, "leader-share")
+
+
+def test_enter_in_a_field_rechecks_and_never_saves(page):
+    from builder.models import Build
+
+    page.goto(NEW_ANVIL + "?example=0")
+    swap(page, lambda: (page.fill('input[name="name"]', "Pressed Enter"), page.press('input[name="name"]', "Enter")))
+    expect(page.locator('input[name="name"]')).to_have_value("Pressed Enter")
+    assert page.url.endswith(NEW_ANVIL + "?example=0") and Build.objects.count() == 0
+
+    page.goto("/new/metallurgent/squad/")
+    search = page.locator("#add-0")
+    swap(page, lambda: (search.fill("T-72B main battle tank"), search.press("Enter")))
+    expect(page.locator("#platoon-0 table.gear")).to_contain_text("T-72B")
+    assert Build.objects.count() == 0
+
+
+def test_dark_metal_preview_on_the_builder_page(page):
+    page.goto("/new/darkmetal/leader/?example=0")
+    results = page.locator("#preview-results")
+    edit(page, lambda: page.get_by_label("Target Armor").fill("2") or page.get_by_label("Target Armor").press("Tab"), 1)
+    expect(results.locator("table")).to_be_visible()
+    expect(results).not_to_contain_text("Cannot preview")
+    shot(page, "leader-preview")
+
+
+def test_a_slow_answer_to_an_earlier_change_never_wins(page, monkeypatch):
+    """Two structural changes in quick succession: the page ends on the second, however the answers arrive."""
+    import time
+
+    from builder.kinds.metallurgent.anvil import Page as AnvilPage
+
+    original = AnvilPage.document_from_post
+    page.goto(NEW_ANVIL + "?example=0")
+    current = page.locator("#part-left_arm").input_value()
+    arms = [v for v in page.locator("#part-left_arm option").evaluate_all("os => os.map(o => o.value)") if v]
+    slow, fast = [a for a in arms if a != current][:2]
+
+    def slow_answer(self, post, *args, **kwargs):
+        if post.get("part-left_arm") == slow:
+            time.sleep(0.6)
+        return original(self, post, *args, **kwargs)
+
+    monkeypatch.setattr(AnvilPage, "document_from_post", slow_answer)
+    page.select_option("#part-left_arm", slow)
+    page.select_option("#part-left_arm", fast)
+    page.wait_for_timeout(1200)
+    page.wait_for_function("() => window.__htmx.pending === 0")
+    expect(page.locator("#part-left_arm")).to_have_value(fast)
+    name = page.locator(f'#part-left_arm option[value="{fast}"]').inner_text().split(" — ")[0].lstrip("⚠ ")
+    expect(page.locator("#mount-left_arm h3")).to_contain_text(name)

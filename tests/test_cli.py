@@ -8,6 +8,8 @@ from django.conf import settings
 from django.core.management import call_command
 
 from catalogue.models import Pack
+from catalogue.loader import find_pack
+from tests.refs import pack_ref
 
 
 def run_validate(path) -> tuple[int, str, str]:
@@ -18,7 +20,7 @@ def run_validate(path) -> tuple[int, str, str]:
 
 
 def example(task: str = "vanguard") -> dict:
-    pack = Pack.objects.get(name="metallurgent-starter", version="1.0.0")
+    pack = find_pack(pack_ref("metallurgent", "anvil"))
     return copy.deepcopy(next(e for e in pack.examples if e["task"] == task))
 
 

@@ -6,10 +6,11 @@ import pytest
 
 from builder import store
 from builder.models import Build
+from tests.refs import pack_ref
 
 pytestmark = pytest.mark.django_db
 NEW = "/new/darkmetal/leader/"
-PACK = "darkmetal-rulebook@1.0.0"
+PACK = pack_ref("darkmetal", "leader")
 
 
 def form(**overrides):

@@ -15,9 +15,10 @@ from catalogue.models import Item, Pack, Ruleset
 from catalogue.rulesets import ACTIVE, metallurgent
 from catalogue.rulesets.base import PackError
 from catalogue.rulesets.packs import read_pack
+from tests.refs import pack_ref
 
 STARTER = metallurgent.RULESET.data_dir / "starter.yaml"
-REF = "metallurgent-starter@1.0.0"
+REF = pack_ref("metallurgent", "anvil")
 
 
 def starter_document() -> dict:
@@ -52,7 +53,7 @@ def test_load_catalogue_loads_the_starter_pack(empty_catalogue):
     out = StringIO()
     call_command("load_catalogue", stdout=out)
     assert Ruleset.objects.filter(key="metallurgent").exists()
-    pack = Pack.objects.get(name="metallurgent-starter", version="1.0.0")
+    pack = find_pack(pack_ref("metallurgent", "anvil"))
     assert pack.items.count() == 62
     assert f"{REF}: created (62 items)" in out.getvalue()
 

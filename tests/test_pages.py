@@ -213,3 +213,16 @@ def test_import_garbage_is_422(client, packs):
 def test_catalogue_page_sorts(client, packs):
     html = client.get("/catalogue/metallurgent/?category=core&sort=-defence").content.decode()
     assert "<table" in html and "Nimbus Line Core" in html
+
+
+def test_m_r07_condition_survives_saving_through_the_form(client, example):
+    from builder import store
+    from tests.html_forms import read_form
+
+    build = store.create(store.check({**example, "condition": {"left_arm": "damaged", "core": "destroyed"}}))
+    html = client.get(build.get_absolute_url()).content.decode()
+    values, _ = read_form(html)
+    assert values["condition-left_arm"] == ["damaged"] and values["condition-core"] == ["destroyed"]
+    assert client.post(build.get_absolute_url(), {**values, "action": ["save"]}).status_code == 200
+    build.refresh_from_db()
+    assert build.version == 2 and build.document["condition"] == {"left_arm": "damaged", "core": "destroyed"}

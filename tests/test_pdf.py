@@ -5,6 +5,7 @@ import pytest
 
 from builder import store
 from catalogue.loader import latest_pack
+from tests.refs import pack_ref
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_sheet_has_every_component_gear_and_summary(client, saved, tmp_path):
     response = client.get(f"/s/{build.share_id}.pdf")
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     text = pdf_text(response.content, tmp_path)
-    for expected in (build.name, "LEGAL when printed", "metallurgent-starter@1.0.0", "Nimbus Line Core",
+    for expected in (build.name, "LEGAL when printed", pack_ref("metallurgent", "anvil"), "Nimbus Line Core",
                      "Mistral Biped Legs", "Updraft Gas Turbine", "Glint Optical FCS", "Hailstone Assault Rifle",
                      "Carried Load", "EN Output", "Heat per turn", "Load Tolerance", "TRACKERS"):
         assert expected in text, expected

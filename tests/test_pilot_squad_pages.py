@@ -8,21 +8,25 @@ import pytest
 from builder import store
 from builder.models import Build
 from catalogue.loader import latest_pack
+from tests.refs import pack_ref
 
 pytestmark = pytest.mark.django_db
 
 NEW_PILOT, NEW_SQUAD = "/new/metallurgent/pilot/", "/new/metallurgent/squad/"
 
 
+PILOTS, UNITS = pack_ref("metallurgent", "pilot"), pack_ref("metallurgent", "squad")
+
+
 def pilot_form(**overrides):
-    data = {"pack": "metallurgent-pilots@1.0.0", "name": "Vesna", "xp": "30", "mettle": "6", "history": "[]",
+    data = {"pack": PILOTS, "name": "Vesna", "xp": "30", "mettle": "6", "history": "[]",
             "saved-history": "0"}
     data.update(overrides)
     return data
 
 
 def squad_form(platoons, **overrides):
-    data = {"pack": "metallurgent-units@1.0.0", "name": "Red Force", "platoon-count": str(len(platoons))}
+    data = {"pack": UNITS, "name": "Red Force", "platoon-count": str(len(platoons))}
     for i, members in enumerate(platoons):
         data[f"platoon-{i}-name"] = f"Platoon {i + 1}"
         data[f"platoon-{i}-count"] = str(len(members))
@@ -69,7 +73,7 @@ def test_undo_removes_only_unsaved_events(client, packs):
 
 
 def test_saved_pilot_history_cannot_be_rewritten(client, packs):
-    build = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Vesna", xp=30,
+    build = saved("pilot", pack=PILOTS, name="Vesna", xp=30,
                   history=[{"specialise": "guardian"}])
     rewritten = {**build.document, "history": [{"specialise": "scout"}]}
     response = client.put(f"/api/builds/{build.edit_token}", {"version": 1, "build": rewritten},
@@ -92,7 +96,7 @@ def test_pilot_bad_input_is_422_and_nothing_saved(client, packs):
 # --- an Anvil's Pilot -------------------------------------------------------------------------------
 
 def test_anvil_names_its_pilot_and_the_sheet_shows_it(client, vanguard, tmp_path):
-    crew = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Vesna Orlova", xp=30,
+    crew = saved("pilot", pack=PILOTS, name="Vesna Orlova", xp=30,
                  history=[{"specialise": "guardian"}, {"learn": "bm-lightning-strike", "paid": 3}])
     anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
     checked = store.check(anvil.document)
@@ -101,10 +105,13 @@ def test_anvil_names_its_pilot_and_the_sheet_shows_it(client, vanguard, tmp_path
     pdf.write_bytes(client.get(f"/s/{anvil.share_id}.pdf").content)
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "Vesna Orlova" in text and "Lightning Strike" in text and "Guardian" in text
+    share = client.get(f"/s/{anvil.share_id}/").content.decode()
+    assert 'id="pilot"' in share and "Vesna Orlova" in share and "Lightning Strike" in share
+    assert f"/s/{crew.share_id}/" in share
 
 
 def test_anvil_with_a_deleted_pilot_still_opens(client, vanguard):
-    crew = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Gone")
+    crew = saved("pilot", pack=PILOTS, name="Gone")
     anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
     crew.delete()
     response = client.get(f"/s/{anvil.share_id}/")
@@ -142,7 +149,7 @@ def test_squad_platoon_actions(client, packs):
 
 def test_squad_with_a_deleted_anvil_still_opens_and_names_it(client, vanguard):
     anvil = saved("anvil", **vanguard)
-    squad = saved("squad", pack="metallurgent-units@1.0.0", name="Blue",
+    squad = saved("squad", pack=UNITS, name="Blue",
                   platoons=[{"name": "Alpha", "members": [{"build": anvil.share_id}]}])
     anvil.delete()
     for url in (f"/s/{squad.share_id}/", f"/b/{squad.edit_token}/"):
@@ -152,9 +159,9 @@ def test_squad_with_a_deleted_anvil_still_opens_and_names_it(client, vanguard):
 
 
 def test_copy_squad_forks_every_anvil_and_pilot(client, vanguard):
-    crew = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Vesna")
+    crew = saved("pilot", pack=PILOTS, name="Vesna")
     anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
-    squad = saved("squad", pack="metallurgent-units@1.0.0", name="Blue",
+    squad = saved("squad", pack=UNITS, name="Blue",
                   platoons=[{"name": "Alpha", "members": [{"build": anvil.share_id}]},
                             {"name": "Bravo", "members": [{"unit": "rifle-squad"}]}])
     response = client.__class__().post(f"/s/{squad.share_id}/copy")
@@ -168,9 +175,9 @@ def test_copy_squad_forks_every_anvil_and_pilot(client, vanguard):
 
 
 def test_squad_pdf_has_a_cover_then_every_anvil_and_pilot(client, vanguard, tmp_path):
-    crew = saved("pilot", pack="metallurgent-pilots@1.0.0", name="Vesna Orlova")
+    crew = saved("pilot", pack=PILOTS, name="Vesna Orlova")
     anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
-    squad = saved("squad", pack="metallurgent-units@1.0.0", name="Blue Force",
+    squad = saved("squad", pack=UNITS, name="Blue Force",
                   platoons=[{"name": "Alpha", "members": [{"build": anvil.share_id}]},
                             {"name": "Bravo", "members": [{"unit": "t-72b-mbt"}, {"unit": "m60a3-mbt"}]}])
     path = tmp_path / "squad.pdf"
@@ -184,7 +191,7 @@ def test_squad_pdf_has_a_cover_then_every_anvil_and_pilot(client, vanguard, tmp_
 
 
 def test_squad_json_export_and_import(client, vanguard):
-    squad = saved("squad", pack="metallurgent-units@1.0.0", name="Blue",
+    squad = saved("squad", pack=UNITS, name="Blue",
                   platoons=[{"name": "Alpha", "members": [{"unit": "rifle-squad"}]}])
     exported = client.get(f"/s/{squad.share_id}.json").content
     assert json.loads(exported)["kind"] == "squad"
@@ -196,7 +203,7 @@ def test_squad_json_export_and_import(client, vanguard):
 
 def test_squad_api_create_read_and_stale_update(client, packs):
     document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
-                "pack": "metallurgent-units@1.0.0", "name": "API Squad",
+                "pack": UNITS, "name": "API Squad",
                 "platoons": [{"name": "A", "members": [{"unit": "t-72b-mbt"}]}]}
     created = client.post("/api/builds", document, content_type="application/json").json()
     read = client.get(f"/api/builds/{created['share_id']}").json()
@@ -215,7 +222,7 @@ def test_squad_bad_input_is_4xx_and_nothing_saved(client, packs):
         response = client.post(NEW_SQUAD, squad_form([["unit:rifle-squad"]], action="save", **bad))
         assert response.status_code == 422, bad
     document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
-                "pack": "metallurgent-units@1.0.0", "name": "X", "platoons": [{"name": "A", "members": [{}]}]}
+                "pack": UNITS, "name": "X", "platoons": [{"name": "A", "members": [{}]}]}
     assert client.post("/api/builds", document, content_type="application/json").status_code == 422
     document["platoons"] = [{"name": "A", "members": [{"build": "abc", "unit": "rifle-squad"}]}]
     assert client.post("/api/builds", document, content_type="application/json").status_code == 422

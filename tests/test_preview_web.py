@@ -7,6 +7,7 @@ from django.core.management import call_command
 from builder import store
 from builder.models import Build
 from catalogue.loader import latest_pack
+from tests.refs import pack_ref
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +39,7 @@ def test_api_preview_saved_attacker_against_a_saved_anvil(client, vanguard, pack
 
 def test_api_preview_uses_the_pilots_mettle(client, vanguard):
     crew = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "pilot",
-                                     "pack": "metallurgent-pilots@1.0.0", "name": "Ace", "mettle": 7}))
+                                     "pack": pack_ref("metallurgent", "pilot"), "name": "Ace", "mettle": 7}))
     data = post(client, {"attacker": {**vanguard, "pilot": crew.share_id}, "target": {"unit": "rifle-squad"}}).json()
     assert data["mettle"] == 7
 
