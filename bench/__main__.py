@@ -109,7 +109,7 @@ def run() -> int:
     checked = store.check(document)
     saved = store.create(checked)
     one_line = median_time(lambda: HTML(string="<p>Hardpoint</p>").write_pdf(), 10, warmup=2)
-    sheet = median_time(lambda: render_pdf(saved, "a4", "http://127.0.0.1:8000/s/x/", lambda b: "x"), 10, warmup=2)
+    sheet = median_time(lambda: render_pdf(saved, "a4", lambda b: "http://127.0.0.1:8000/s/x/"), 10, warmup=2)
     print(f"3. PDF sheet (A4)                       {fmt(sheet)}   = {sheet / one_line:.1f}x a one-line WeasyPrint "
           f"document ({fmt(one_line)})")
     squad_bench(catalogue, pack, document, one_line)
@@ -177,13 +177,13 @@ def squad_bench(catalogue, pack, anvil_document, one_line: float) -> None:
     print(f"4. squad of 8 Platoons (4 Anvils with Pilots + 16 units): squad rules {fmt(rules_only)} (target < 5 ms); "
           f"with its Anvils and Pilots read and checked from the database {fmt(end_to_end)}")
     squad = store.create(store.check(document))
-    pdf = render_pdf(squad, "a4", "http://127.0.0.1:8000/s/x/", lambda b: "x")
+    pdf = render_pdf(squad, "a4", lambda b: "http://127.0.0.1:8000/s/x/")
     with tempfile.NamedTemporaryFile(suffix=".pdf") as handle:
         handle.write(pdf)
         handle.flush()
         info = subprocess.run(["pdfinfo", handle.name], capture_output=True, text=True).stdout
     pages = int(next((line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")), "0")) or 1
-    whole = median_time(lambda: render_pdf(squad, "a4", "http://127.0.0.1:8000/s/x/", lambda b: "x"), 3, warmup=1)
+    whole = median_time(lambda: render_pdf(squad, "a4", lambda b: "http://127.0.0.1:8000/s/x/"), 3, warmup=1)
     print(f"5. squad PDF (A4): {pages} pages in {fmt(whole)} = {fmt(whole / pages)} a page "
           f"({whole / pages / one_line:.0f}x a one-line WeasyPrint document)")
 
