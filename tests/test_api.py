@@ -282,7 +282,7 @@ BAD_DOCUMENTS = [
                  id="misspelled-slot"),
     pytest.param(_part("left_arm", "nimbus-core"), "M-R02", id="core-in-arm-slot"),
     pytest.param(_gear(mount="left_leg"), "gear[0].mount", id="wrong-gear-mount"),
-    pytest.param(_gear(item="no-such-gun"), "gear.0.item", id="unknown-gear-item"),
+    pytest.param(_gear(item="no-such-gun"), "gear[0].item", id="unknown-gear-item"),
     pytest.param(_with(name="<script>alert(1)</script>"), "name", id="html-in-name"),
     pytest.param(_with(name="Bell\x07Ringer"), "name", id="bell-in-name"),
     pytest.param(_with(name="Null\x00Byte"), "name", id="nul-in-name"),

@@ -95,14 +95,18 @@ def test_leader_api_create_and_stale_update(client, packs):
 
 
 def test_leader_bad_input_is_422_and_nothing_saved(client, packs):
-    for bad in ({"trait-ath": "99"}, {"trait-ath": "lots"}, {"armor": "mithril-plate"}, {"add-mod": "no-such-splice"},
-                {"ally-count": "99"}, {"attach-count": "1", "attach-0-item": "mbmr", "attach-0-at": "x"},
-                {"name": "<script>x</script>"}, {"hand-1": "battle-armor"}, {"add-attach": "heavy-pistol"}):
+    for bad, field in (({"trait-ath": "99"}, "trait-ath"), ({"trait-ath": "lots"}, "trait-ath"),
+                       ({"trait-ath": "²"}, "trait-ath"), ({"armor": "mithril-plate"}, "armor"),
+                       ({"add-mod": "no-such-splice"}, "add-mod"), ({"ally-count": "99"}, "ally-count"),
+                       ({"attach-count": "1", "attach-0-item": "mbmr", "attach-0-at": "x"}, "attach"),
+                       ({"name": "<script>x</script>"}, "name"), ({"hand-1": "battle-armor"}, "hands[0].item"),
+                       ({"add-attach": "heavy-pistol"}, "add-attach")):
         response = client.post(NEW, form(**{"action": "save", **bad}))
-        assert response.status_code == 422, bad
+        assert response.status_code == 422 and f"<code>{field}</code>" in response.content.decode(), bad
     document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": PACK,
                 "traits": {"ath": 6}, "armor": [{"item": "combat-suit"}]}
-    assert client.post("/api/builds", document, content_type="application/json").status_code == 422
+    response = client.post("/api/builds", document, content_type="application/json")
+    assert response.status_code == 422 and response.json()["problems"][0]["path"] == "armor"
     assert Build.objects.count() == 0
 
 
@@ -148,4 +152,5 @@ def test_dm_preview_bad_input(client, packs):
     response = client.post("/preview/darkmetal/leader/", {"attacker_build": "nope"})
     assert response.status_code == 422 and "<code>attacker_build</code>" in response.content.decode()
     bad = {"attacker": build.document, "situation": {"size": "gigantic"}}
-    assert client.post("/api/preview", bad, content_type="application/json").status_code == 422
+    response = client.post("/api/preview", bad, content_type="application/json")
+    assert response.status_code == 422 and response.json()["problems"][0]["path"] == "situation.size"

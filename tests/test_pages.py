@@ -173,11 +173,14 @@ def test_build_actions_need_post(client, example):
 
 
 def test_tampered_form_is_rejected_and_nothing_saved(client, example):
-    for bad in ({"part-core": "no-such-core"}, {"part-left_arm": "nimbus-core"}, {"gear-0-mount": "left_leg"},
-                {"gear-count": "9999"}, {"gear-count": "x"}, {"name": "<b>bold</b>"}):
+    for bad, field in (({"part-core": "no-such-core"}, "parts.core"), ({"part-left_arm": "nimbus-core"}, "parts.left_arm"),
+                       ({"gear-0-mount": "left_leg"}, "gear[0].mount"), ({"gear-count": "9999"}, "gear-count"),
+                       ({"gear-count": "x"}, "gear-count"), ({"gear-count": "²"}, "gear-count"),
+                       ({"condition-core": "melted"}, "condition-core"), ({"name": "<b>bold</b>"}, "name")):
         response = client.post("/new/metallurgent/anvil/", form_for(example, action="save", **bad))
-        assert response.status_code == 422, bad
-        assert "Nothing was saved" in response.content.decode()
+        html = response.content.decode()
+        assert response.status_code == 422 and f"<code>{field}</code>" in html, bad
+        assert "Nothing was saved" in html
     assert Build.objects.count() == 0
 
 
@@ -206,7 +209,8 @@ def test_import_garbage_is_422(client, packs):
     upload.name = "anvil.json"
     response = client.post("/import/", {"file": upload})
     assert response.status_code == 422 and "not valid JSON" in response.content.decode()
-    assert client.post("/import/", {"json": "[]"}).status_code == 422
+    response = client.post("/import/", {"json": "[]"})
+    assert response.status_code == 422 and "<code>(document)</code>" in response.content.decode()
     assert Build.objects.count() == 0
 
 

@@ -85,11 +85,12 @@ def test_saved_pilot_history_cannot_be_rewritten(client, packs):
 
 
 def test_pilot_bad_input_is_422_and_nothing_saved(client, packs):
-    for bad in ({"history": "{not json"}, {"history": '"a string"'}, {"action": "learn:no-such-skill"},
-                {"xp": "lots"}, {"history": json.dumps([{"learn": "gd-brace-for-impact"}])},
-                {"name": "<img src=x>"}, {"lifepath": "nimbus-core"}):
+    for bad, field in (({"history": "{not json"}, "history"), ({"history": '"a string"'}, "history"),
+                       ({"action": "learn:no-such-skill"}, "action"), ({"xp": "lots"}, "xp"), ({"mettle": "٣"}, "mettle"),
+                       ({"history": json.dumps([{"learn": "gd-brace-for-impact"}])}, "history[0]"),
+                       ({"name": "<img src=x>"}, "name"), ({"lifepath": "nimbus-core"}, "lifepath")):
         response = client.post(NEW_PILOT, pilot_form(**{"action": "save", **bad}))
-        assert response.status_code == 422, bad
+        assert response.status_code == 422 and f"<code>{field}" in response.content.decode(), bad
     assert Build.objects.count() == 0
 
 
@@ -217,13 +218,17 @@ def test_squad_api_create_read_and_stale_update(client, packs):
 
 
 def test_squad_bad_input_is_4xx_and_nothing_saved(client, packs):
-    for bad in ({"platoon-0-member-0": "tank:t-72b"}, {"platoon-count": "999"}, {"platoon-0-count": "x"},
-                {"platoon-0-member-0": "unit:no-such-unit"}, {"opponent": "not a link!"}, {"name": "<b>x</b>"}):
+    for bad, field in (({"platoon-0-member-0": "tank:t-72b"}, "platoon-0-member-0"),
+                       ({"platoon-count": "999"}, "platoon-count"), ({"platoon-0-count": "x"}, "platoon-0-count"),
+                       ({"players": "²"}, "players"),
+                       ({"platoon-0-member-0": "unit:no-such-unit"}, "platoons[0].members[0].unit"),
+                       ({"opponent": "not a link!"}, "opponent"), ({"name": "<b>x</b>"}, "name")):
         response = client.post(NEW_SQUAD, squad_form([["unit:rifle-squad"]], action="save", **bad))
-        assert response.status_code == 422, bad
+        assert response.status_code == 422 and f"<code>{field}</code>" in response.content.decode(), bad
     document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
                 "pack": UNITS, "name": "X", "platoons": [{"name": "A", "members": [{}]}]}
-    assert client.post("/api/builds", document, content_type="application/json").status_code == 422
-    document["platoons"] = [{"name": "A", "members": [{"build": "abc", "unit": "rifle-squad"}]}]
-    assert client.post("/api/builds", document, content_type="application/json").status_code == 422
+    for members in ([{}], [{"build": "abc", "unit": "rifle-squad"}]):
+        document["platoons"] = [{"name": "A", "members": members}]
+        response = client.post("/api/builds", document, content_type="application/json")
+        assert response.status_code == 422 and response.json()["problems"][0]["path"].startswith("platoons[0].members[0]")
     assert Build.objects.count() == 0

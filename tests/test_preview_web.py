@@ -44,23 +44,28 @@ def test_api_preview_uses_the_pilots_mettle(client, vanguard):
     assert data["mettle"] == 7
 
 
-@pytest.mark.parametrize("body,status", [
-    ({"attacker": {}, "target": {"unit": "t-72b-mbt"}}, 422),
-    ({"target": {"unit": "t-72b-mbt"}}, 400),
-    ({"attacker": "x", "target": {"unit": "t-72b-mbt"}}, 422),
-    ({"attacker": {"build": "nope1234"}, "target": {"unit": "t-72b-mbt"}, "extra": 1}, 422),
-    ({"attacker": {"build": "nope1234"}, "target": {"unit": "t-72b-mbt"}}, 422),
+@pytest.mark.parametrize("body,status,field", [
+    ({"attacker": {}, "target": {"unit": "t-72b-mbt"}}, 422, "ruleset"),
+    ({"target": {"unit": "t-72b-mbt"}}, 400, None),
+    ({"attacker": "x", "target": {"unit": "t-72b-mbt"}}, 422, "(document)"),
+    ({"attacker": {"build": "nope1234"}, "target": {"unit": "t-72b-mbt"}, "extra": 1}, 422, "attacker.build"),
+    ({"attacker": {"build": "nope1234"}, "target": {"unit": "t-72b-mbt"}}, 422, "attacker.build"),
 ])
-def test_api_preview_bad_input(client, packs, body, status):
-    assert post(client, body).status_code == status
+def test_api_preview_bad_input(client, packs, body, status, field):
+    response = post(client, body)
+    assert response.status_code == status and response.json()["reason"]
+    if field:
+        assert response.json()["problems"][0]["path"] == field
 
 
 def test_api_preview_bad_target_and_situation(client, vanguard):
-    assert post(client, {"attacker": vanguard, "target": {"unit": "no-such"}}).status_code == 422
-    assert post(client, {"attacker": vanguard, "target": 5}).status_code == 422
+    for target, field in (({"unit": "no-such"}, "target.unit"), (5, "target")):
+        response = post(client, {"attacker": vanguard, "target": target})
+        assert response.status_code == 422 and response.json()["problems"][0]["path"] == field
     for situation in ({"range": 0}, {"range": 9999}, {"weather": "snowstorm"}, {"turns": 99}, {"bogus": True}):
         response = post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": situation})
         assert response.status_code == 422, situation
+        assert response.json()["problems"][0]["path"] == f"situation.{next(iter(situation))}"
     response = post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": []})
     assert response.status_code == 422 and response.json()["problems"][0]["path"] == "situation"
 

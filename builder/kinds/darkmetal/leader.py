@@ -118,25 +118,26 @@ def leader_document(post, catalogue: Catalogue) -> dict[str, Any]:
     campaign = forms.whole_number(post, "campaign", 0, 0, 999)
     action, _, arg = post.get("action", "").partition(":")
 
-    def known(key: str, *categories: str) -> str:
+    def known(field: str, *categories: str) -> str:
+        key = post[field]
         if catalogue.categories.get(key) not in categories:
-            raise forms.problem("form", f"'{key[:40]}' is not a {' or '.join(categories)}")
+            raise forms.problem(field, f"'{key[:40]}' is not a {' or '.join(categories)}")
         return key
 
     mods = [{"item": post.get(f"mod-{i}-item", ""), "paid": forms.whole_number(post, f"mod-{i}-paid", 0, 0, 100_000),
              "campaign": forms.whole_number(post, f"mod-{i}-campaign", campaign, 0, 999)} for i in _rows(post, "mod")]
     if post.get("add-mod"):
-        mods.append({"item": known(post["add-mod"], "splice", "cyber"), "paid": 0, "campaign": campaign})
+        mods.append({"item": known("add-mod", "splice", "cyber"), "paid": 0, "campaign": campaign})
     attach = [{"item": post.get(f"attach-{i}-item", ""), "at": _points(post.get(f"attach-{i}-at", "")),
                "campaign": forms.whole_number(post, f"attach-{i}-campaign", campaign, 0, 999)} for i in _rows(post, "attach")]
     if post.get("add-attach"):
-        weapon = items[known(post["add-attach"], "attach_weapon")]
+        weapon = items[known("add-attach", "attach_weapon")]
         attach.append({"item": weapon.key, "at": place(weapon, {p for a in attach for p in a["at"]}),
                        "campaign": campaign})
     backpack = [{"item": post.get(f"pack-{i}-item", ""), "campaign": forms.whole_number(post, f"pack-{i}-campaign", campaign, 0, 999)}
                 for i in _rows(post, "pack")]
     if post.get("add-pack"):
-        backpack.append({"item": known(post["add-pack"], "item", "weapon"), "campaign": campaign})
+        backpack.append({"item": known("add-pack", "item", "weapon"), "campaign": campaign})
     allies = []
     for i in _rows(post, "ally"):
         allies.append({
@@ -149,7 +150,7 @@ def leader_document(post, catalogue: Catalogue) -> dict[str, Any]:
             "items": [w for w in (post.get(f"ally-{i}-item-1"), post.get(f"ally-{i}-item-2")) if w],
         })
     if post.get("add-ally"):
-        template = items[known(post["add-ally"], "ally_template")]
+        template = items[known("add-ally", "ally_template")]
         allies.append({"name": f"{template.name} {len(allies) + 1}", "template": template.key, "paid_with": "rep",
                        "deployed": True, "armor": None, "weapons": [], "items": []})
     lists = {"mod": mods, "attach": attach, "pack": backpack, "ally": allies}

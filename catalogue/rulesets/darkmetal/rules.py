@@ -104,20 +104,20 @@ def check_keys(build: LeaderBuild, catalogue: Catalogue) -> None:
 
     want("armor", build.armor.item if build.armor else None, "armor")
     for i, m in enumerate(build.modifications):
-        want(f"modifications.{i}", m.item, "splice", "cyber")
+        want(f"modifications[{i}].item", m.item, "splice", "cyber")
     for i, p in enumerate(build.hands):
-        want(f"hands.{i}", p.item, "weapon")
+        want(f"hands[{i}].item", p.item, "weapon")
     for i, p in enumerate(build.attach):
-        want(f"attach.{i}", p.item, "attach_weapon")
+        want(f"attach[{i}].item", p.item, "attach_weapon")
     for i, p in enumerate(build.backpack):
-        want(f"backpack.{i}", p.item, "item", "weapon")
+        want(f"backpack[{i}].item", p.item, "item", "weapon")
     for i, ally in enumerate(build.allies):
-        want(f"allies.{i}.template", ally.template, "ally_template")
-        want(f"allies.{i}.armor", ally.armor, "armor")
+        want(f"allies[{i}].template", ally.template, "ally_template")
+        want(f"allies[{i}].armor", ally.armor, "armor")
         for j, key in enumerate(ally.weapons):
-            want(f"allies.{i}.weapons.{j}", key, "weapon", "attach_weapon")
+            want(f"allies[{i}].weapons[{j}]", key, "weapon", "attach_weapon")
         for j, key in enumerate(ally.items):
-            want(f"allies.{i}.items.{j}", key, "item")
+            want(f"allies[{i}].items[{j}]", key, "item")
     if problems:
         raise BuildError(problems)
 

@@ -112,11 +112,11 @@ def check_keys(pilot: PilotBuild, catalogue: Catalogue) -> None:
     """Unknown or misplaced keys make the document unreadable, as for Anvils."""
     problems = pack_problems(pilot, catalogue)
     wanted = [("lifepath", pilot.lifepath, "lifepath"), ("profession", pilot.profession, "profession")]
-    wanted += [(f"developments.{i}", key, "development") for i, key in enumerate(pilot.developments)]
+    wanted += [(f"developments[{i}]", key, "development") for i, key in enumerate(pilot.developments)]
     for i, entry in enumerate(pilot.history):
         key = getattr(entry, "learn", None) or getattr(entry, "unlearn", None)
         if key:
-            wanted.append((f"history.{i}", key, "skill"))
+            wanted.append((f"history[{i}]", key, "skill"))
     for path, key, category in wanted:
         if key is not None and catalogue.categories.get(key) != category:
             problems.append({"path": path, "message": f"'{key}' is not a {category} in {catalogue.pack}"})

@@ -118,9 +118,9 @@ def resolve(build: AnvilBuild, catalogue: Catalogue) -> Anvil:
     for index, entry in enumerate(build.gear):
         category = catalogue.categories.get(entry.item)
         if category is None:
-            problems.append({"path": f"gear.{index}.item", "message": f"unknown item '{entry.item}' in {catalogue.pack}"})
+            problems.append({"path": f"gear[{index}].item", "message": f"unknown item '{entry.item}' in {catalogue.pack}"})
         elif category not in ("weapon", "equipment"):
-            problems.append({"path": f"gear.{index}.item",
+            problems.append({"path": f"gear[{index}].item",
                              "message": f"'{entry.item}' is a {category.replace('_', ' ')}, not Gear"})
         else:
             gear.append(Mounted(index, entry, catalogue.items[entry.item]))

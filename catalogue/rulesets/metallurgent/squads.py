@@ -51,7 +51,7 @@ def check_keys(squad: SquadBuild, catalogue: Catalogue) -> None:
     for i, platoon in enumerate(squad.platoons):
         for j, member in enumerate(platoon.members):
             if member.unit and catalogue.categories.get(member.unit) != "conventional_unit":
-                problems.append({"path": f"platoons.{i}.members.{j}.unit",
+                problems.append({"path": f"platoons[{i}].members[{j}].unit",
                                  "message": f"'{member.unit}' is not a conventional unit in {catalogue.pack}"})
     if problems:
         raise BuildError(problems)
