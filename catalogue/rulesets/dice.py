@@ -102,20 +102,37 @@ def d100_opposed(attacker: int, defender: int) -> dict[str, float]:
     return {"attacker": attacker_wins, "defender": defender_wins, "neither": (1 - a / 100) * (1 - d / 100)}
 
 
+# --- custom-faced dice (Ember and homebrew) ---------------------------------------------------------
+
+def custom_die(faces: list[int]) -> Distribution:
+    """A die whose faces show the given outcomes, each face equally likely."""
+    weights: dict[int, float] = {}
+    for face in faces:
+        weights[face] = weights.get(face, 0.0) + 1 / len(faces)
+    return Distribution.of(weights)
+
+
 # --- DARK METAL: d10 pools, success at the target or better, every 1 cancels a success --------------
+
+def darkmetal_face(face: int, target: int) -> int:
+    """One d10 as a player reads it: +1 at or over the target, −1 on a 1 (a 1 never succeeds), else 0."""
+    return -1 if face == 1 else int(face >= target)
+
 
 @lru_cache(maxsize=None)
 def darkmetal_die(target: int) -> Distribution:
-    """One d10 as net successes: +1 at or over the target, −1 on a 1 (a 1 never succeeds), else 0."""
-    successes = max(0, 11 - max(2, target)) / 10 if target <= 10 else 0.0
-    return Distribution(-1, (0.1, 0.9 - successes, successes))
+    """One d10 as net successes, from its ten faces read as a player reads them."""
+    return custom_die([darkmetal_face(face, target) for face in range(1, 11)])
+
+
+DARKMETAL_DEFENCE_DIE = custom_die([-1 if face == 1 else 0 for face in range(1, 7)])  # each 1 cancels a success
 
 
 def darkmetal_pool(n: int, target: int, defence: int = 0) -> Distribution:
-    """Net successes of n d10 after 1s cancel, less the 1s on `defence` d6 (each 1 in 6)."""
+    """Net successes of n d10 after 1s cancel, less the 1s on `defence` d6."""
     net = pool(darkmetal_die(target), max(0, n))
     if defence:
-        net = net + pool(Distribution(-1, (1 / 6, 5 / 6)), defence)
+        net = net + pool(DARKMETAL_DEFENCE_DIE, defence)
     return net
 
 
@@ -125,13 +142,3 @@ def d20_check(target: int, modifier: int = 0) -> Distribution:
     """1 when d20 + modifier meets the target, else 0."""
     hits = sum(1 for roll in range(1, 21) if roll + modifier >= target)
     return Distribution(0, (1 - hits / 20, hits / 20))
-
-
-# --- custom-faced dice (Ember and homebrew) ---------------------------------------------------------
-
-def custom_die(faces: list[int]) -> Distribution:
-    """A die whose faces show the given outcomes, each face equally likely."""
-    weights: dict[int, float] = {}
-    for face in faces:
-        weights[face] = weights.get(face, 0.0) + 1 / len(faces)
-    return Distribution.of(weights)

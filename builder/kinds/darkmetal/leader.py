@@ -21,7 +21,8 @@ from ..base import KindPage, situation_of
 MAX_ROWS = 12
 SHOULDERS_FIRST = (3, 4, 1, 2)
 ARMS_ONLY = (1, 2)
-FLAGS = ("close_combat", "dodging", "dashing", "aimed", "close_range")
+FLAGS = ("close_combat", "dodging", "dashing", "aimed", "close_range", "undetected")
+COUNTS = ("supporting_attackers", "supporting_defenders", "friendlies_in_the_way")
 
 
 class Page(KindPage):
@@ -63,6 +64,7 @@ class Page(KindPage):
         situation = {"range": forms.whole_number(fields, "range", 6, 0, 60),
                      "armor": forms.whole_number(fields, "armor", 0, 0, 4),
                      "defence_dice": forms.whole_number(fields, "defence_dice", 1, 0, 12),
+                     **{name: forms.whole_number(fields, name, 0, 0, 12) for name in COUNTS},
                      "size": fields.get("size") or "average", "cover": fields.get("cover") or "none",
                      **{flag: fields.get(flag) == "on" for flag in FLAGS}}
         return {"situation": situation}

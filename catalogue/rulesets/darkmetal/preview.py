@@ -5,9 +5,7 @@ defender's d6) cancels a success, and the attack hits when successes outnumber t
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,36 +23,6 @@ def target_number(size: str = "average", armor: int = 0, pierce: int = 0, to_hit
     text never defines; `close_range` applies it as −1.
     """
     return SIZE_TARGET[size] + 2 * max(0, armor - pierce) + to_hit - (1 if close_range else 0)
-
-
-@dataclass(frozen=True)
-class Roll:
-    successes: int
-    ones: int
-
-    @property
-    def hit(self) -> bool:
-        return self.successes > self.ones
-
-
-def read_roll(d10: Iterable[int], d6: Iterable[int] = (), target: int = 6, auto_tens: int = 0) -> Roll:
-    """Judge rolled dice: a d10 at T or more is a success, any 1 (d10 or defence d6) is a miss (L911)."""
-    d10, d6 = list(d10), list(d6)
-    successes = sum(1 for face in d10 if face != 1 and face >= target) + auto_tens
-    ones = sum(1 for face in d10 if face == 1) + sum(1 for face in d6 if face == 1)
-    return Roll(successes, ones)
-
-
-def with_reserve(d10: Iterable[int], target: int, points: int) -> list[int]:
-    """A-11: spend Reserve points to lift the highest non-success, non-1 dice up to T (one die at a time)."""
-    faces = sorted(d10, reverse=True)
-    for i, face in enumerate(faces):
-        if points <= 0:
-            break
-        if face != 1 and face < target and target - face <= points:
-            points -= target - face
-            faces[i] = target
-    return faces
 
 
 def net_distribution(attack_dice: int, target: int, defence_dice: int = 0, auto_tens: int = 0) -> Distribution:
@@ -83,16 +51,6 @@ def aim_dice(awareness_half_steps: int, leader: bool = True) -> int:
     return 0 if pool < 1 else 1 if pool <= 2 else 2 if pool <= 4 else 3
 
 
-def dash_bonus(move: int) -> int:
-    """Dash adds half the Move, rounded down (A-14: the examples 2→1, 3→1, 5→2)."""
-    return move // 2
-
-
-def max_allies_for_players(max_allies: int, players: int) -> int:
-    """DM-R55: each Leader's share of allies in a multiplayer mission, at least one."""
-    return max(1, max_allies // players)
-
-
 def support_dice(helpers: int) -> int:
     """Supporting Attackers or Defenders: +1 die each, at most +2 (L1120, L1156; A-22)."""
     return min(2, max(0, helpers))
@@ -101,31 +59,6 @@ def support_dice(helpers: int) -> int:
 def into_melee_defence(friendlies_on_the_wrong_side: int) -> int:
     """Shooting into Close Combat past friendlies: +2 defence dice for each (L1235)."""
     return 2 * friendlies_on_the_wrong_side
-
-
-def fall_damage(body_heights: float, successes: int) -> int:
-    """Falling: the height in body heights rounded up, less the Athletics successes against 7 (A-16)."""
-    return max(0, math.ceil(body_heights) - successes)
-
-
-def shock(shock_level: int, cyber: int, systems: int) -> tuple[int, int]:
-    """Shock stuns for Shock × (Cyber + Systems) Actions, resisted by Knowledge against twice that sum."""
-    exposure = cyber + systems
-    return shock_level * exposure, 2 * exposure
-
-
-def venom_tokens(venom_per_hit: Iterable[int]) -> int:
-    return sum(venom_per_hit)
-
-
-def throw_shortfall(difficulty: int, highest_die: int) -> int:
-    """A missed throw lands 1" short for each point the highest die fell below the difficulty (L1275)."""
-    return max(0, difficulty - highest_die)
-
-
-def entangle_attacker_wins(attacker_highest: int, defender_highest: int) -> bool:
-    """Entangle: the attacker wins ties on the highest die (L1295)."""
-    return attacker_highest >= defender_highest
 
 
 # --- a Leader's weapons against a target -----------------------------------------------------------
@@ -147,6 +80,11 @@ class Situation(BaseModel):
     dashing: bool = False
     aimed: bool = False
     close_range: bool = False  # A-20
+    # Close Combat only: allies already on the target / friends beside the attacker, +1 die each, at most +2.
+    supporting_attackers: int = Field(default=0, ge=0, le=12)
+    supporting_defenders: int = Field(default=0, ge=0, le=12)
+    friendlies_in_the_way: int = Field(default=0, ge=0, le=12)  # shooting into a Close Combat from the wrong side
+    undetected: bool = False  # a Stealth first strike in Close Combat: one die shows 10 (L1039)
 
 
 def weapon_to_hit(weapon, distance: int) -> int:
@@ -174,12 +112,22 @@ def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation) -
     else:
         dice, to_hit, damage, pierce = pools["pre"], weapon_to_hit(weapon, situation.range), weapon.damage, weapon.pierce
         notes.append("Shoot: Precision")
+    auto_tens = 0
+    if in_close_combat:
+        dice += support_dice(situation.supporting_attackers)
+        auto_tens = int(situation.undetected)
+        if situation.supporting_attackers:
+            notes.append(f"+{support_dice(situation.supporting_attackers)} supporting")
+        if situation.undetected:
+            notes.append("undetected first strike: one die shows 10")
     dice = max(0, dice) + aim
     defence = situation.defence_dice + (0 if in_close_combat else COVER_DICE[situation.cover])
     defence += 2 * situation.dodging + situation.dashing
+    defence += support_dice(situation.supporting_defenders) if in_close_combat else into_melee_defence(
+        situation.friendlies_in_the_way)
     target = target_number(situation.size, situation.armor, pierce, to_hit, situation.close_range)
-    net = net_distribution(dice, max(MIN_T, min(target, MAX_T + 1)), defence)
-    p_hit = 0.0 if target > MAX_T else net.at_least(1)
+    net = net_distribution(dice, max(MIN_T, min(target, MAX_T + 1)), defence, auto_tens)
+    p_hit = hit_chance(dice, target, defence, auto_tens)
     aimed_beam = situation.aimed and weapon.key == "beam-rifle"
     expected = expected_net_damage(dice, target, defence) if aimed_beam else p_hit * damage
     return {"name": weapon.name, "reachable": True, "dice": dice, "target_number": target, "defence_dice": defence,

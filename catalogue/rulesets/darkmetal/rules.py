@@ -29,6 +29,11 @@ MAX_ALLIES = {1: 1, 2: 2, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5, 9: 6, 10: 7}
 TREE_FAMILIES = ("infantry", "marine", "sniper")
 
 
+def ally_share(max_allies: int, players: int) -> int:
+    """DM-R55: each Leader's share of allies in a multiplayer mission, at least one."""
+    return max(1, max_allies // players)
+
+
 def level(half_steps: int) -> str:
     whole, half = divmod(half_steps, 2)
     return f"{whole}{'½' if half else ''}" if whole else "½"
@@ -418,7 +423,7 @@ def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tu
     items = catalogue.items
     com = min(traits_of(build)["com"], MAX_PURCHASED)
     max_allies, max_value = MAX_ALLIES[com], trait_cost(com)
-    cap = max(1, max_allies // build.players)  # DM-R55
+    cap = ally_share(max_allies, build.players)
     rep_total = arp_total = deployed_value = 0
     deployed = 0
     for i, ally in enumerate(build.allies):
