@@ -1,15 +1,15 @@
 """The builds opened on this browser, kept in its session: no accounts, and no listing of anyone else's."""
 from .models import Build
 
-REMEMBERED_BUILDS = 50
+KEPT_BUILDS = 50
 
 
-def remember(request, *builds: Build) -> None:
+def keep(request, *builds: Build) -> None:
     """Put these builds at the top of this browser's list, the first one topmost."""
     tokens = request.session.get("builds", [])
     first = [b.edit_token for b in builds]
     if tokens[: len(first)] != first:  # unchanged lists are not rewritten on every edit
-        request.session["builds"] = (first + [t for t in tokens if t not in first])[:REMEMBERED_BUILDS]
+        request.session["builds"] = (first + [t for t in tokens if t not in first])[:KEPT_BUILDS]
 
 
 def forget(request, build: Build) -> None:

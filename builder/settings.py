@@ -88,7 +88,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 HARDPOINT_MAX_BODY = 256 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = HARDPOINT_MAX_BODY
 FILE_UPLOAD_MAX_MEMORY_SIZE = HARDPOINT_MAX_BODY
-# Builds opened on this browser are remembered in its session for a year.
+# Builds opened on this browser are kept in its session for a year.
 SESSION_COOKIE_AGE = 365 * 24 * 3600
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"

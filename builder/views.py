@@ -23,7 +23,7 @@ from . import forms, store
 from .kinds import PAGES, page_for
 from .models import Build
 from .pdf import render_pdf
-from .session import forget, mine, remember
+from .session import forget, keep, mine
 
 
 def home(request):
@@ -76,7 +76,7 @@ def new_build(request, ruleset: str, kind: str):
         return _bad_input(request, error)
     if request.POST.get("action") == "save":
         build = store.create(checked)
-        remember(request, build)
+        keep(request, build)
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
         return _redirect(request, build.get_absolute_url())
     return page.render(request, checked, build=None, dirty=True, notices=notices)
@@ -86,7 +86,7 @@ def edit_build(request, token: str):
     build = get_object_or_404(Build, edit_token=token)
     page = page_for(build.ruleset, build.kind)
     if request.method == "GET":
-        remember(request, build)
+        keep(request, build)
         return page.render(request, store.check(build.document), build=build)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
@@ -102,7 +102,7 @@ def edit_build(request, token: str):
     if action == "save_copy":
         # After a conflict: keep both versions rather than choosing one for the user.
         copy = store.create(checked, forked_from=build)
-        remember(request, copy)
+        keep(request, copy)
         messages.success(request, f"Saved your version as a new build, “{copy.name}”.")
         return _redirect(request, copy.get_absolute_url())
     if action == "save":
@@ -113,7 +113,7 @@ def edit_build(request, token: str):
                                form_version=based_on, notices=notices)
         except BuildError as error:
             return _bad_input(request, error)
-        remember(request, build)
+        keep(request, build)
         return page.render(request, checked, build=build, saved=True, notices=notices)
     return page.render(request, checked, build=build, form_version=based_on, notices=notices,
                        dirty=checked.document != build.document)
@@ -122,7 +122,7 @@ def edit_build(request, token: str):
 @require_POST
 def duplicate_build(request, token: str):
     copy, = store.copy(get_object_or_404(Build, edit_token=token))
-    remember(request, copy)
+    keep(request, copy)
     messages.success(request, f"Duplicated as “{copy.name}”. This is the copy's edit link.")
     return redirect(copy)
 
@@ -170,7 +170,7 @@ def _filename(build: Build) -> str:
 def fork(request, share_id: str):
     source = get_object_or_404(Build, share_id=share_id)
     copy, *linked = store.copy(source, deep=True)
-    remember(request, copy, *linked)
+    keep(request, copy, *linked)
     also = f" with {len(linked)} linked build{'s' if len(linked) != 1 else ''} (listed under your builds)" if linked else ""
     messages.success(request, f"Copied “{source.name}” to your builds{also}. This is your copy's edit link.")
     return redirect(copy)
@@ -193,7 +193,7 @@ def import_build(request):
     except BuildError as error:
         return render(request, "bad_input.html", {"problems": error.problems, "importing": True}, status=422)
     build = store.create(checked)
-    remember(request, build)
+    keep(request, build)
     messages.success(request, f"Imported “{build.name}”.")
     return redirect(build)
 
