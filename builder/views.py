@@ -121,7 +121,10 @@ def edit_build(request, token: str):
 
 @require_POST
 def duplicate_build(request, token: str):
-    copy, = store.copy(get_object_or_404(Build, edit_token=token))
+    try:
+        copy, = store.copy(get_object_or_404(Build, edit_token=token))
+    except BuildError as error:
+        return _bad_input(request, error)
     keep(request, copy)
     messages.success(request, f"Duplicated as “{copy.name}”. This is the copy's edit link.")
     return redirect(copy)
@@ -169,7 +172,10 @@ def _filename(build: Build) -> str:
 @require_POST
 def fork(request, share_id: str):
     source = get_object_or_404(Build, share_id=share_id)
-    copy, *linked = store.copy(source, deep=True)
+    try:
+        copy, *linked = store.copy(source, deep=True)
+    except BuildError as error:
+        return _bad_input(request, error)
     keep(request, copy, *linked)
     also = f" with {len(linked)} linked build{'s' if len(linked) != 1 else ''} (listed under your builds)" if linked else ""
     messages.success(request, f"Copied “{source.name}” to your builds{also}. This is your copy's edit link.")

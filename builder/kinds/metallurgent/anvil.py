@@ -43,6 +43,7 @@ MOUNTS = ("core", "left_arm", "right_arm")
 TASKS = ("vanguard", "sniper", "recon", "defender", "artillerist", "commander")
 CONDITIONS = ("intact", "damaged", "degraded", "disabled", "destroyed")
 MAX_FORM_GEAR = 48
+MAX_BOXES = 60  # tick boxes a sheet row shows
 FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_flanking", "target_low",
          "attacker_flanking")
 
@@ -205,8 +206,6 @@ def trackers(context: dict) -> list[dict]:
              "boxes": [i + 1 == limit for i in range(min(max(count, 0), MAX_BOXES))]}
             for label, count, note, limit in rows]
 
-
-MAX_BOXES = 60
 
 
 def summary(category: str, item: Any) -> str:
