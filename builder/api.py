@@ -17,6 +17,7 @@ from catalogue.rulesets.base import BuildError
 from . import store
 from .kinds import page_for
 from .models import Build
+from .errors import answer
 from .views import build_urls
 
 
@@ -32,26 +33,24 @@ def endpoint(*methods: str):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
             if request.method not in methods:
-                response = error(405, f"use {' or '.join(methods)}")
+                response = answer(request, 405, f"use {' or '.join(methods)}")
                 response["Allow"] = ", ".join(methods)
                 return response
             try:
                 return view(request, *args, **kwargs)
             except ApiError as exc:
-                return error(exc.status, exc.reason, exc.problems)
+                return answer(request, exc.status, exc.reason, exc.problems)
             except BuildError as exc:
-                return error(422, "the build document is not readable", exc.problems)
+                return answer(request, 422, "the build document is not readable", exc.problems)
             except Http404:
-                return error(404, "no such build or resource")
+                return answer(request, 404, "no such build or resource")
+            except store.SavedBuildUnreadable as exc:
+                return answer(request, 409, "the saved build cannot be read here", exc.problems)
         return wrapped
     return decorate
 
 
-def error(status: int, reason: str, problems: list[dict[str, str]] | None = None) -> JsonResponse:
-    body: dict[str, Any] = {"status": status, "reason": reason}
-    if problems:
-        body["problems"] = problems
-    return JsonResponse(body, status=status)
+
 
 
 def read_json(request) -> Any:
@@ -139,13 +138,16 @@ def create_build(request):
 def build_detail(request, ref: str):
     if request.method == "GET":
         build = get_object_or_404(Build, share_id=ref)
-        checked = store.check(build.document)
+        checked = store.check_saved(build)
         return JsonResponse({"build": build.document, "version": build.version, "share_id": build.share_id,
                              "share_url": request.build_absolute_uri(build.share_url()),
                              "report": checked.report.as_dict()})
     build = get_object_or_404(Build, edit_token=ref)
     if request.method == "DELETE":
-        build.delete()
+        # Of several DELETEs racing, only the one that removed the row answers 204.
+        deleted, _ = Build.objects.filter(pk=build.pk).delete()
+        if not deleted:
+            raise ApiError(404, "no such build or resource")
         return HttpResponse(status=204)
     body = read_json(request)
     if not isinstance(body, dict) or set(body) != {"version", "build"}:

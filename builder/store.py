@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F
+from django.http import Http404
 
 from catalogue.loader import catalogue_by_ref
 from catalogue.rulesets import resolve
@@ -14,6 +15,14 @@ from catalogue.rulesets.base import BuildError, Catalogue, Linked, Report
 from catalogue.rulesets.spec import Kind, Ruleset
 
 from .models import Build, new_share_id
+
+
+class SavedBuildUnreadable(Exception):
+    """A saved build that no longer reads here, most often because its pinned pack is not loaded."""
+
+    def __init__(self, build: Build, problems: list[dict[str, str]]):
+        self.build, self.problems = build, problems
+        super().__init__(f"saved build {build.share_id} cannot be read")
 
 
 class StaleVersion(Exception):
@@ -65,6 +74,13 @@ def check(document: Any, depth: int = 2) -> Checked:
     return Checked(parsed, ruleset, kind, catalogue, report)
 
 
+def check_saved(build: Build) -> Checked:
+    try:
+        return check(build.document)
+    except BuildError as error:
+        raise SavedBuildUnreadable(build, error.problems) from None
+
+
 def linked(share_ids: list[str], depth: int) -> dict[str, Linked | None]:
     """The named saved builds, checked; None for one that no longer exists (it was deleted)."""
     if not share_ids or depth <= 0:
@@ -106,7 +122,9 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
             version=F("version") + 1)
         if not changed:
             current = Build.objects.filter(pk=build.pk).values_list("version", flat=True).first()
-            raise StaleVersion(current or 0)
+            if current is None:
+                raise Http404("The build was deleted.")
+            raise StaleVersion(current)
     build.refresh_from_db()
     return build
 
@@ -134,7 +152,7 @@ def copy(source: Build, deep: bool = False) -> list[Build]:
                 pack_ref=original.pack_ref, document=document, forked_from=original))
         # Legality once every copy exists, since a copied squad's report reads its copied Anvils.
         for build in copies:
-            build.legal = check(build.document).report.legal
+            build.legal = check_saved(build).report.legal
             Build.objects.filter(pk=build.pk).update(legal=build.legal)
     return copies
 

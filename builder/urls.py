@@ -29,3 +29,8 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),
 ]
+
+handler400 = "builder.errors.bad_request"
+handler403 = "builder.errors.forbidden"
+handler404 = "builder.errors.not_found"
+handler500 = "builder.errors.server_error"

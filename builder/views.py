@@ -87,10 +87,11 @@ def edit_build(request, token: str):
     page = page_for(build.ruleset, build.kind)
     if request.method == "GET":
         keep(request, build)
-        return page.render(request, store.check(build.document), build=build)
+        return page.render(request, store.check_saved(build), build=build)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     notices: list[str] = []
+    store.check_saved(build)  # a build whose pack is gone cannot be edited here (409)
     try:
         document = page.document_from_post(request.POST, build.pack_ref, catalogue_by_ref(build.pack_ref),
                                            request, notices)
@@ -142,7 +143,7 @@ def delete_build(request, token: str):
 
 def share(request, share_id: str):
     build = get_object_or_404(Build, share_id=share_id)
-    return page_for(build.ruleset, build.kind).render_share(request, store.check(build.document), build)
+    return page_for(build.ruleset, build.kind).render_share(request, store.check_saved(build), build)
 
 
 def share_json(request, share_id: str):

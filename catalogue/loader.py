@@ -88,6 +88,11 @@ def catalogue_by_ref(ref: str) -> Catalogue | None:
     return catalogue
 
 
+def forget(ref: str) -> None:
+    """Drop a pack from the in-memory cache (it was deleted, say in the admin)."""
+    _by_ref.pop(ref, None)
+
+
 @lru_cache(maxsize=32)
 def _catalogue(pack_id: int, content_hash: str) -> Catalogue:
     """Packs never change under a given hash, so their parsed items are kept in memory."""

@@ -1,0 +1,57 @@
+"""Error pages: JSON ({"status", "reason", "problems"}) under /api/, a page elsewhere; each names its request id."""
+from __future__ import annotations
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse
+from django.shortcuts import render
+
+REASONS = {400: "bad request", 403: "forbidden", 404: "no such page or resource", 405: "method not allowed",
+           413: "request body too large", 500: "server error: it is logged under this request's id"}
+
+
+def answer(request, status: int, reason: str = "", problems: list | None = None):
+    reason = reason or REASONS.get(status, "error")
+    ident = getattr(request, "id", "")
+    if request.path.startswith("/api/"):
+        body = {"status": status, "reason": reason, "problems": problems or []}
+        if ident:
+            body["request_id"] = ident
+        return JsonResponse(body, status=status)
+    return render(request, "error.html", {"status": status, "reason": reason, "problems": problems or [],
+                                          "request_id": ident}, status=status)
+
+
+def bad_request(request, exception=None):
+    if isinstance(exception, RequestDataTooBig):
+        return answer(request, 413)
+    return answer(request, 400)
+
+
+def forbidden(request, exception=None):
+    return answer(request, 403)
+
+
+def not_found(request, exception=None):
+    return answer(request, 404)
+
+
+def server_error(request):
+    return answer(request, 500)
+
+
+class SavedBuildAnswers:
+    """A saved build that no longer reads (its pack is gone) is a 409 that says why, on every page and the API."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from .store import SavedBuildUnreadable
+
+        if isinstance(exception, SavedBuildUnreadable):
+            return answer(request, 409, f"the saved build {exception.build.name!r} cannot be read here",
+                          exception.problems)
+        return None

@@ -1,0 +1,50 @@
+"""Every request is one transaction with its response, and carries an id that ties its logs to its error page."""
+from __future__ import annotations
+
+import contextvars
+import logging
+import secrets
+
+from django.db import transaction
+
+request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+
+
+class RequestTransaction:
+    """Commit what a request wrote only when it answers below 400: a refused or failed request saves nothing.
+
+    Exceptions raised by the view are turned into a 500 response inside this block, so they roll back too.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with transaction.atomic():
+            response = self.get_response(request)
+            if response.status_code >= 400:
+                transaction.set_rollback(True)
+        return response
+
+
+class RequestId:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.id = secrets.token_hex(6)
+        token = request_id.set(request.id)
+        try:
+            response = self.get_response(request)
+        finally:
+            request_id.reset(token)
+        response["X-Request-Id"] = request.id
+        return response
+
+
+class RequestIdFilter(logging.Filter):
+    """Puts the current request's id on every log record (`%(request_id)s`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = request_id.get()
+        return True

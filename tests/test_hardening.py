@@ -1,0 +1,134 @@
+"""Issue 9's causes of server errors, each named: no input gives a 500, and a refused or failed request saves nothing."""
+import json
+import logging
+
+import pytest
+from django.test import Client
+
+from builder import store
+from builder.models import Build
+from catalogue.loader import latest_pack
+from catalogue.models import Pack
+from tests.refs import pack_ref
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def anvil_doc(packs):
+    return dict(latest_pack("metallurgent", "anvil").examples[0])
+
+
+@pytest.fixture
+def pilot(packs):
+    return store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "pilot",
+                                     "pack": pack_ref("metallurgent", "pilot"), "name": "Vesna", "mettle": 7}))
+
+
+def api(client, method, url, body=None):
+    return getattr(client, method)(url, json.dumps(body) if body is not None else None, content_type="application/json")
+
+
+def test_cause_1_an_anvil_with_a_linked_pilot_answers_json(client, anvil_doc, pilot):
+    created = api(client, "post", "/api/builds", {**anvil_doc, "pilot": pilot.share_id})
+    assert created.status_code == 201
+    body = created.json()
+    assert body["report"]["detail"]["pilot"]["stats"]["specialisation"]["value"]
+    read = client.get(f"/api/builds/{body['share_id']}")
+    assert read.status_code == 200 and read.json()["report"]["detail"]["pilot"]["mettle"] == 7
+    put = api(client, "put", f"/api/builds/{body['edit_token']}", {"version": 1, "build": read.json()["build"]})
+    assert put.status_code == 200 and put.json()["version"] == 2
+
+
+@pytest.mark.parametrize("kind", [["anvil"], {"a": 1}, 5, None, True])
+def test_cause_2_a_kind_that_is_not_a_string_is_422(client, anvil_doc, kind):
+    response = api(client, "post", "/api/builds", {**anvil_doc, "kind": kind})
+    assert response.status_code == 422 and response.json()["problems"][0]["path"] == "kind"
+    assert Build.objects.count() == 0
+
+
+def test_cause_4_a_build_pinned_to_another_rulesets_pack_is_422(client, anvil_doc, packs):
+    for document in ({**anvil_doc, "pack": pack_ref("darkmetal", "leader")},
+                     {**anvil_doc, "pack": pack_ref("metallurgent", "squad")},
+                     {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
+                      "pack": pack_ref("metallurgent", "anvil"), "name": "Crossed"}):
+        response = api(client, "post", "/api/builds", document)
+        assert response.status_code == 422 and response.json()["problems"][0]["path"] == "pack", document["pack"]
+    assert Build.objects.count() == 0
+
+
+def test_cause_5_copying_builds_that_name_each_other_copies_each_once(client, anvil_doc, packs):
+    first = store.create(store.check(anvil_doc))
+    second = store.create(store.check({**anvil_doc, "name": "Second", "pilot": first.share_id}))
+    first.document = {**first.document, "pilot": second.share_id}  # two Anvils naming each other
+    first.save()
+    squad = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
+                                      "pack": pack_ref("metallurgent", "squad"), "name": "Loop",
+                                      "platoons": [{"name": "A", "members": [{"build": first.share_id}]}]}))
+    squad.document["platoons"][0]["members"].append({"build": squad.share_id})  # a squad listing itself
+    squad.save()
+    before = Build.objects.count()
+    response = client.post(f"/s/{squad.share_id}/copy")
+    assert response.status_code == 302
+    copies = Build.objects.count() - before
+    # The squad and the two Anvils; the Anvils' links are not Pilots, so nothing else follows.
+    assert copies == 3
+    copy = Build.objects.get(edit_token=response["Location"].split("/")[2])
+    assert copy.document["platoons"][0]["members"][1] == {"build": copy.share_id}
+    self_naming = store.create(store.check(anvil_doc))
+    self_naming.document = {**self_naming.document, "pilot": self_naming.share_id}
+    self_naming.save()
+    assert client.post(f"/s/{self_naming.share_id}/copy").status_code == 302
+
+
+def test_cause_6_a_build_whose_pack_is_missing_is_a_409_naming_the_pack(client, anvil_doc):
+    build = store.create(store.check(anvil_doc))
+    Pack.objects.filter(name=anvil_doc["pack"].split("@")[0]).delete()
+    for method, url in (("get", f"/s/{build.share_id}/"), ("get", build.get_absolute_url()),
+                        ("post", build.get_absolute_url()), ("get", f"/s/{build.share_id}.pdf"),
+                        ("post", f"/s/{build.share_id}/copy"), ("post", f"/b/{build.edit_token}/duplicate")):
+        response = getattr(client, method)(url)
+        assert response.status_code == 409, (url, response.status_code)
+        assert anvil_doc["pack"] in response.content.decode(), url
+    response = client.get(f"/api/builds/{build.share_id}")
+    assert response.status_code == 409 and anvil_doc["pack"] in json.dumps(response.json())
+    assert Build.objects.count() == 1
+
+
+def test_cause_7_put_after_delete_is_404_and_only_one_delete_is_204(client, anvil_doc):
+    created = api(client, "post", "/api/builds", anvil_doc).json()
+    url = f"/api/builds/{created['edit_token']}"
+    build = Build.objects.get(share_id=created["share_id"])
+    assert client.delete(url).status_code == 204
+    assert client.delete(url).status_code == 404
+    with pytest.raises(Exception) as raised:  # a PUT that loaded the row just before it went
+        store.update(build, store.check(anvil_doc), 1)
+    assert type(raised.value).__name__ == "Http404"
+    response = api(client, "put", url, {"version": 1, "build": anvil_doc})
+    assert response.status_code == 404 and response.json()["status"] == 404
+
+
+def test_a_request_that_fails_after_saving_saves_nothing(anvil_doc, monkeypatch, caplog):
+    from builder import views
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom after the row was written")
+
+    monkeypatch.setattr(views, "keep", broken)
+    client = Client(raise_request_exception=False)
+    with caplog.at_level(logging.ERROR, logger="django.request"):
+        response = client.post("/import/", {"json": json.dumps(anvil_doc)})
+    assert response.status_code == 500 and Build.objects.count() == 0
+    request_id = response["X-Request-Id"]
+    assert request_id in response.content.decode()
+    logged = [r for r in caplog.records if r.name == "django.request" and r.exc_info]
+    assert logged and "boom after the row was written" in str(logged[0].exc_info[1])
+    assert logged[0].request_id == request_id
+
+
+def test_api_errors_are_json_with_status_reason_and_problems(client, packs):
+    for response, status in ((client.get("/api/no-such-endpoint"), 404), (client.get("/api/validate"), 405),
+                             (client.delete("/api/rulesets/"), 405)):
+        body = response.json()
+        assert response.status_code == status and body["status"] == status and body["reason"]
+        assert body["problems"] == [] and response["X-Request-Id"]
