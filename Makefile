@@ -3,8 +3,11 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1:8000
+WORKERS ?= 3
+# Development targets run with DEBUG on; `make serve` runs as production does.
+DEV    := DEBUG=1
 
-.PHONY: setup run test bench system-deps clean
+.PHONY: setup run serve test bench system-deps clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -13,11 +16,21 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_catalogue
+	$(DEV) $(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py load_catalogue
 
 run: setup
-	$(PY) manage.py runserver $(HOST)
+	$(DEV) $(PY) manage.py runserver $(HOST)
+
+# gunicorn with several workers, DEBUG off, static files through WhiteNoise, the database from DATABASE_URL.
+# Without SECRET_KEY in the environment a key is made once and kept in .secret-key (not committed).
+serve: $(STAMP)
+	@test -n "$$SECRET_KEY" -o -s .secret-key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret-key
+	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py migrate --noinput
+	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py load_catalogue
+	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py collectstatic --noinput -v 0
+	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" DEBUG=0 $(VENV)/bin/gunicorn builder.wsgi \
+		--bind $(HOST) --workers $(WORKERS) --access-logfile - --error-logfile -
 
 # Browser tests need Debian's chromium, PDF checks need poppler's pdftotext.
 system-deps:
@@ -27,7 +40,7 @@ test: system-deps setup
 	$(PY) -m pytest
 
 bench: setup
-	$(PY) -m bench
+	$(DEV) $(PY) -m bench
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

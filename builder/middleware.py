@@ -5,13 +5,14 @@ import contextvars
 import logging
 import secrets
 
+from django.conf import settings
 from django.db import transaction
 
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 
 
 class RequestTransaction:
-    """Commit what a request wrote only when it answers below 400: a refused or failed request saves nothing.
+    """Commit what a write request did only when it answers below 400: a refused or failed one saves nothing.
 
     Exceptions raised by the view are turned into a 500 response inside this block, so they roll back too.
     """
@@ -20,6 +21,9 @@ class RequestTransaction:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            # Reads change no build; taking SQLite's write lock for them would serialise every page view.
+            return self.get_response(request)
         with transaction.atomic():
             response = self.get_response(request)
             if response.status_code >= 400:
@@ -28,6 +32,8 @@ class RequestTransaction:
 
 
 class RequestId:
+    """An id for the request (logs, error pages, the X-Request-Id header), and the Permissions-Policy header."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
@@ -39,6 +45,7 @@ class RequestId:
         finally:
             request_id.reset(token)
         response["X-Request-Id"] = request.id
+        response.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
         return response
 
 

@@ -1,8 +1,10 @@
 """Hardpoint settings: everything that differs between machines comes from the environment."""
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -12,7 +14,8 @@ def env_flag(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = env_flag("DEBUG", True)
+# Off unless asked for: `make run` asks for it, production never does.
+DEBUG = env_flag("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -25,6 +28,14 @@ DATABASES = {
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers take the lock when their transaction starts and wait up to 20 s for it, instead of failing
+    # with "database is locked" halfway through. Several workers or machines: use PostgreSQL (README).
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    # A file, not memory, for tests: the live server's threads then hold their own connections and locks
+    # (in shared memory where the machine has it, for speed).
+    TEST_DB_DIR = Path("/dev/shm") if Path("/dev/shm").is_dir() else BASE_DIR
+    DATABASES["default"]["TEST"] = {"NAME": str(TEST_DB_DIR / f"hardpoint-test-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
@@ -36,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "js_lib_htmx",
+    "csp",
     "catalogue",
     "builder",
 ]
@@ -43,6 +55,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "builder.middleware.RequestId",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "builder.middleware.RequestTransaction",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -86,6 +100,13 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# WhiteNoise serves static files in every setting, compressed after `collectstatic` (make serve), and
+# straight from the app folders before it (tests, make run).
+STORAGES = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"}}
+WHITENOISE_USE_FINDERS = True
+# Before the first collectstatic there is no STATIC_ROOT yet, and the finders serve everything.
+warnings.filterwarnings("ignore", message="No directory at")
 
 # Build documents are a few kilobytes; anything near this is not a build.
 HARDPOINT_MAX_BODY = 256 * 1024
@@ -97,6 +118,27 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Served over HTTPS (HTTPS=1, usually behind a proxy that sets X-Forwarded-Proto): secure cookies, HSTS,
+# and plain-HTTP requests redirected.
+HTTPS = env_flag("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 31_536_000))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", True)
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+
+# No inline script anywhere; inline style attributes remain (htmx's indicator style too).
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
+    "default-src": [SELF], "script-src": [SELF], "style-src": [SELF, UNSAFE_INLINE], "img-src": [SELF, "data:"],
+    "connect-src": [SELF], "form-action": [SELF], "frame-ancestors": [NONE], "base-uri": [SELF],
+    "object-src": [NONE],
+}}
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 # Errors go to stderr with the request id that the error page shows.
 LOGGING = {

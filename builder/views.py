@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -82,6 +83,7 @@ def new_build(request, ruleset: str, kind: str):
     return page.render(request, checked, build=None, dirty=True, notices=notices)
 
 
+@never_cache  # the edit link is the key to the build: no cache keeps a copy of the page
 def edit_build(request, token: str):
     build = get_object_or_404(Build, edit_token=token)
     page = page_for(build.ruleset, build.kind)
