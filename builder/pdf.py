@@ -3,9 +3,15 @@ from __future__ import annotations
 
 from typing import Callable
 
+from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from weasyprint import HTML
+from weasyprint.urls import URLFetcher
 
 from catalogue.rulesets import resolve
 
@@ -26,7 +32,26 @@ def render_pdf(build: Build, paper: str, url_for: Callable[[Build], str]) -> byt
         sections += page_for(printed.ruleset, printed.kind).sheet_sections(printed, checked, url_for(printed))
     html = render_to_string("pdf/document.html", {"sections": sections, "paper": paper, "title": build.name,
                                                   "printed_at": timezone.now()})
-    return HTML(string=html).write_pdf()
+    return html_to_pdf(html)
+
+
+def html_to_pdf(html: str) -> bytes:
+    return HTML(string=html, url_fetcher=OwnFilesOnly()).write_pdf()
+
+
+class OwnFilesOnly(URLFetcher):
+    """The renderer reads `data:` URLs and the project's static files, nothing else, whatever a build's text says."""
+
+    def __init__(self):
+        super().__init__(allowed_protocols={"data", "file"}, allow_redirects=False)
+
+    def fetch(self, url, headers=None):
+        if url.startswith("file:"):
+            path = Path(url2pathname(urlsplit(url).path)).resolve()
+            roots = [Path(root).resolve() for root in [*settings.STATICFILES_DIRS, settings.STATIC_ROOT]]
+            if not any(path.is_relative_to(root) for root in roots):
+                raise ValueError(f"sheets read no file outside the static files: {url[:80]}")
+        return super().fetch(url, headers)
 
 
 def printed_builds(build: Build) -> list[Build]:

@@ -132,3 +132,85 @@ def test_api_errors_are_json_with_status_reason_and_problems(client, packs):
         body = response.json()
         assert response.status_code == status and body["status"] == status and body["reason"]
         assert body["problems"] == [] and response["X-Request-Id"]
+
+
+@pytest.fixture
+def canary():
+    """A local HTTP server that counts the requests it gets."""
+    import http.server
+    import threading
+
+    hits = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", hits
+    server.shutdown()
+
+
+def test_the_pdf_renderer_fetches_nothing_a_build_names(client, anvil_doc, canary, tmp_path):
+    from builder.pdf import html_to_pdf
+
+    url, hits = canary
+    hostile = (f'</p><img src="{url}/img"><style>body {{ background: url({url}/css) }}</style>'
+               f'<link rel="stylesheet" href="{url}/link"> url({url}/text) file:///etc/passwd')
+    build = store.create(store.check({**anvil_doc, "notes": hostile}))
+    response = client.get(f"/s/{build.share_id}.pdf")
+    assert response.status_code == 200 and hits == []
+    share = client.get(f"/s/{build.share_id}/").content.decode()
+    assert f'<img src="{url}' not in share and "&lt;img src=" in share
+    # Even HTML that does name outside resources (were escaping ever to fail) fetches none of them.
+    html_to_pdf(f'<p>x</p><img src="{url}/direct"><img src="file:///etc/passwd"><div style="background:url({url}/bg)">')
+    assert hits == []
+
+
+def test_headers_csp_no_store_and_referrer_policy(client, anvil_doc):
+    build = store.create(store.check(anvil_doc))
+    edit = client.get(build.get_absolute_url())
+    assert "no-store" in edit["Cache-Control"] and edit["Referrer-Policy"] == "same-origin"
+    csp = edit["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+    assert "unsafe-eval" not in csp and edit["Permissions-Policy"]
+    html = edit.content.decode()
+    assert "<script>" not in html and " onsubmit=" not in html and "javascript:" not in html
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update({"DEBUG": "0", "HTTPS": "1", "SECRET_KEY": "x" * 60 + "production-like-key-0123456789",
+                "ALLOWED_HOSTS": "hardpoint.example"})
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                            capture_output=True, text=True, env=env, cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_debug_is_off_unless_asked_for():
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
+    off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+                         env={**env, "DJANGO_SETTINGS_MODULE": "builder.settings", "SECRET_KEY": "k" * 50})
+    assert off.stdout.strip() == "False"
+    keyless = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+                             env={**env, "DJANGO_SETTINGS_MODULE": "builder.settings"})
+    assert keyless.returncode != 0 and "SECRET_KEY" in keyless.stderr
