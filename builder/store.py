@@ -70,8 +70,25 @@ def check(document: Any, depth: int = 2) -> Checked:
         raise BuildError([{"path": "pack", "message": f"pack {build.pack} has no {ruleset.name} "
                                                       f"{kind.label} parts"}])
     parsed = build.model_dump(mode="json")
+    if kind.links:
+        check_link_kinds(ruleset, kind, parsed)
     report = kind.validate(build, catalogue, linked(kind.linked_ids(parsed), depth))
     return Checked(parsed, ruleset, kind, catalogue, report)
+
+
+def check_link_kinds(ruleset: Ruleset, kind: Kind, document: dict[str, Any]) -> None:
+    """A link names a saved build of the kind its field expects (a Pilot link, a Pilot); a deleted one may dangle."""
+    ids = kind.linked_ids(document)
+    saved = {i: (r, k) for i, r, k in Build.objects.filter(share_id__in=ids).values_list("share_id", "ruleset", "kind")}
+    problems = []
+    for link in kind.links:
+        for share_id in link.ids(document):
+            if share_id in saved and saved[share_id] != (ruleset.key, link.kind):
+                other_ruleset, other_kind = saved[share_id]
+                problems.append({"path": link.path, "message": f"{share_id} is a {other_ruleset} {other_kind}, "
+                                                               f"not a {ruleset.name} {link.kind}"})
+    if problems:
+        raise BuildError(problems)
 
 
 def check_saved(build: Build) -> Checked:

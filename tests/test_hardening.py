@@ -57,28 +57,43 @@ def test_cause_4_a_build_pinned_to_another_rulesets_pack_is_422(client, anvil_do
     assert Build.objects.count() == 0
 
 
-def test_cause_5_copying_builds_that_name_each_other_copies_each_once(client, anvil_doc, packs):
-    first = store.create(store.check(anvil_doc))
-    second = store.create(store.check({**anvil_doc, "name": "Second", "pilot": first.share_id}))
-    first.document = {**first.document, "pilot": second.share_id}  # two Anvils naming each other
-    first.save()
-    squad = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
-                                      "pack": pack_ref("metallurgent", "squad"), "name": "Loop",
-                                      "platoons": [{"name": "A", "members": [{"build": first.share_id}]}]}))
-    squad.document["platoons"][0]["members"].append({"build": squad.share_id})  # a squad listing itself
+def squad_doc(name, members=(), opponent=None):
+    return {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
+            "pack": pack_ref("metallurgent", "squad"), "name": name, "opponent": opponent,
+            "platoons": [{"name": "A", "members": list(members)}]}
+
+
+def test_cause_5_builds_naming_each_other_open_and_copy_without_looping(client, anvil_doc, packs):
+    anvil = store.create(store.check(anvil_doc))
+    red = store.create(store.check(squad_doc("Red", [{"build": anvil.share_id}])))
+    blue = store.create(store.check(squad_doc("Blue", [{"unit": "rifle-squad"}], opponent=red.share_id)))
+    red.document = {**red.document, "opponent": blue.share_id}  # two squads naming each other
+    red.save()
+    assert client.get(f"/s/{red.share_id}/").status_code == 200
+    before = Build.objects.count()
+    response = client.post(f"/s/{red.share_id}/copy")
+    assert response.status_code == 302 and Build.objects.count() - before == 2  # the squad and its Anvil
+    copy = Build.objects.get(edit_token=response["Location"].split("/")[2])
+    assert copy.document["opponent"] == blue.share_id  # an opponent is named, not owned
+
+
+def test_cause_5_a_link_to_the_wrong_kind_is_refused_and_old_ones_do_not_loop(client, anvil_doc, packs):
+    anvil = store.create(store.check(anvil_doc))
+    response = api(client, "post", "/api/builds", {**anvil_doc, "pilot": anvil.share_id})
+    assert response.status_code == 422 and response.json()["problems"][0]["path"] == "pilot"
+    squad = store.create(store.check(squad_doc("Loop", [{"build": anvil.share_id}])))
+    response = api(client, "post", "/api/builds", squad_doc("Nested", [{"build": squad.share_id}]))
+    assert response.status_code == 422 and response.json()["problems"][0]["path"] == "platoons[].members[].build"
+    # Written before links were checked: an Anvil naming itself, a squad listing itself. No loop, no 500.
+    anvil.document = {**anvil.document, "pilot": anvil.share_id}
+    anvil.save()
+    squad.document["platoons"][0]["members"].append({"build": squad.share_id})
     squad.save()
     before = Build.objects.count()
-    response = client.post(f"/s/{squad.share_id}/copy")
-    assert response.status_code == 302
-    copies = Build.objects.count() - before
-    # The squad and the two Anvils; the Anvils' links are not Pilots, so nothing else follows.
-    assert copies == 3
-    copy = Build.objects.get(edit_token=response["Location"].split("/")[2])
-    assert copy.document["platoons"][0]["members"][1] == {"build": copy.share_id}
-    self_naming = store.create(store.check(anvil_doc))
-    self_naming.document = {**self_naming.document, "pilot": self_naming.share_id}
-    self_naming.save()
-    assert client.post(f"/s/{self_naming.share_id}/copy").status_code == 302
+    for build in (anvil, squad):
+        response = client.post(f"/s/{build.share_id}/copy")
+        assert response.status_code == 409 and "not a" in response.content.decode()
+    assert Build.objects.count() == before
 
 
 def test_cause_6_a_build_whose_pack_is_missing_is_a_409_naming_the_pack(client, anvil_doc):
