@@ -55,6 +55,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "builder.middleware.RequestId",
     "django.middleware.security.SecurityMiddleware",
+    "builder.ratelimit.RateLimit",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "builder.middleware.RequestTransaction",
@@ -107,6 +108,14 @@ STORAGES = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"
 WHITENOISE_USE_FINDERS = True
 # Before the first collectstatic there is no STATIC_ROOT yet, and the finders serve everything.
 warnings.filterwarnings("ignore", message="No directory at")
+
+# One cache for the rate limits (and anything else cached): Redis when REDIS_URL is set, shared by every worker.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+          if os.environ.get("REDIS_URL") else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Requests per client IP per minute (README); RATE_LIMITS=0 turns them off (the test suite does).
+HARDPOINT_RATE_LIMITS = {"write": (240, 60), "preview": (240, 60), "pdf": (20, 60)} if env_flag("RATE_LIMITS", True) else {}
+# Behind a reverse proxy that sets X-Forwarded-For, the client is the last address it adds.
+HARDPOINT_TRUST_FORWARDED_FOR = env_flag("TRUST_X_FORWARDED_FOR", False)
 
 # Build documents are a few kilobytes; anything near this is not a build.
 HARDPOINT_MAX_BODY = 256 * 1024

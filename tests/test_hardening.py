@@ -229,3 +229,22 @@ def test_debug_is_off_unless_asked_for():
     keyless = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
                              env={**env, "DJANGO_SETTINGS_MODULE": "builder.settings"})
     assert keyless.returncode != 0 and "SECRET_KEY" in keyless.stderr
+
+
+def test_rate_limits_answer_429_with_retry_after(client, anvil_doc, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.HARDPOINT_RATE_LIMITS = {"write": (3, 60), "preview": (2, 60), "pdf": (1, 60)}
+    build = store.create(store.check(anvil_doc))
+    assert client.get(f"/s/{build.share_id}.pdf").status_code == 200
+    limited = client.get(f"/s/{build.share_id}.pdf")
+    assert limited.status_code == 429 and 1 <= int(limited["Retry-After"]) <= 61
+    assert client.get(f"/s/{build.share_id}/").status_code == 200  # reading is never limited
+    statuses = [api(client, "post", "/api/validate", anvil_doc).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    body = api(client, "post", "/api/builds", anvil_doc).json()
+    assert body["status"] == 429 and "a minute" in body["reason"] and Build.objects.count() == 1
+    other = Client(REMOTE_ADDR="127.0.0.2")  # another client has its own allowance
+    assert api(other, "post", "/api/validate", anvil_doc).status_code == 200
+    cache.clear()
