@@ -22,7 +22,8 @@ from .models import Build
 
 def render_pdf(build: Build, paper: str, url_for: Callable[[Build], str]) -> bytes:
     sections: list[str] = []
-    for printed in printed_builds(build):
+    printed_all = printed_builds(build)
+    for printed in printed_all[:settings.HARDPOINT_MAX_PRINTED_BUILDS]:
         try:
             checked = store.check_saved(printed)
         except store.SavedBuildUnreadable:
@@ -30,8 +31,9 @@ def render_pdf(build: Build, paper: str, url_for: Callable[[Build], str]) -> byt
                 raise
             continue  # an owned build that no longer reads: its owner's sheet already says it is missing
         sections += page_for(printed.ruleset, printed.kind).sheet_sections(printed, checked, url_for(printed))
+    left_out = printed_all[settings.HARDPOINT_MAX_PRINTED_BUILDS:]
     html = render_to_string("pdf/document.html", {"sections": sections, "paper": paper, "title": build.name,
-                                                  "printed_at": timezone.now()})
+                                                  "printed_at": timezone.now(), "left_out": left_out})
     return html_to_pdf(html)
 
 

@@ -117,6 +117,9 @@ HARDPOINT_RATE_LIMITS = {"write": (240, 60), "preview": (240, 60), "pdf": (20, 6
 # Behind a reverse proxy that sets X-Forwarded-For, the client is the last address it adds.
 HARDPOINT_TRUST_FORWARDED_FOR = env_flag("TRUST_X_FORWARDED_FOR", False)
 
+# A PDF prints a build and the builds it owns, at most this many (about 0.3 s a sheet); the rest are listed.
+HARDPOINT_MAX_PRINTED_BUILDS = 32
+
 # Build documents are a few kilobytes; anything near this is not a build.
 HARDPOINT_MAX_BODY = 256 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = HARDPOINT_MAX_BODY

@@ -248,3 +248,17 @@ def test_rate_limits_answer_429_with_retry_after(client, anvil_doc, settings):
     other = Client(REMOTE_ADDR="127.0.0.2")  # another client has its own allowance
     assert api(other, "post", "/api/validate", anvil_doc).status_code == 200
     cache.clear()
+
+
+def test_a_pdf_prints_a_bounded_number_of_sheets(client, anvil_doc, settings, tmp_path):
+    import subprocess
+
+    settings.HARDPOINT_MAX_PRINTED_BUILDS = 3
+    anvils = [store.create(store.check({**anvil_doc, "name": f"Anvil {n}"})) for n in range(4)]
+    squad = store.create(store.check(squad_doc("Big", [{"build": a.share_id} for a in anvils])))
+    pdf = tmp_path / "squad.pdf"
+    pdf.write_bytes(client.get(f"/s/{squad.share_id}.pdf").content)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Not printed here" in text and "Anvil 3 (anvil)" in text
+    assert anvils[3].share_id in "".join(text.split())
+    assert text.count("LEGAL when printed") == 3
