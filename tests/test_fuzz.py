@@ -1,0 +1,187 @@
+"""Property-based fuzzing (Hypothesis) of every registered kind: mutated build documents through the API and
+`manage.py validate`, mutated builder forms through the pages. No input gives a 5xx, every 4xx says why, and a
+refused request saves nothing.
+
+The example budget is fixed so CI time stays bounded; FUZZ_EXAMPLES=2000 runs a deeper profile, and
+FUZZ_REPORT=path writes the inputs tried and the status counts there as JSON.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builder.kinds import PAGES
+from builder.models import Build
+from catalogue.loader import latest_pack
+from tests.html_forms import read_form
+
+pytestmark = pytest.mark.django_db
+BUDGET = int(os.environ.get("FUZZ_EXAMPLES", "25"))
+FUZZ = settings(max_examples=BUDGET, deadline=None, derandomize=not os.environ.get("FUZZ_EXAMPLES"),
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                       HealthCheck.data_too_large])
+KINDS = sorted(PAGES)
+IDS = [f"{r}-{k}" for r, k in KINDS]
+STATUSES: Counter = Counter()
+
+texts = st.one_of(st.text(max_size=40), st.sampled_from(["²", "٣", "-1", "1e9", "NaN", "<script>x</script>",
+                                                          "\x00", "'; DROP TABLE builder_build; --", "x" * 5000]))
+numbers = st.one_of(st.integers(min_value=-(2 ** 70), max_value=2 ** 70), st.floats(allow_nan=True),
+                    st.sampled_from([0, -1, 10 ** 18, float("inf")]))
+leaves = st.one_of(st.none(), st.booleans(), numbers, texts)
+values = st.recursive(leaves, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                      st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+                      max_leaves=12)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report():
+    yield
+    path = os.environ.get("FUZZ_REPORT")
+    if path:
+        with open(path, "w") as out:
+            json.dump({"inputs": sum(STATUSES.values()), "statuses": {str(k): v for k, v in sorted(STATUSES.items(), key=lambda item: str(item[0]))}}, out, indent=1)
+
+
+def documents(ruleset: str, kind: str) -> list[dict]:
+    pack = latest_pack(ruleset, kind)
+    return [dict(e) for e in pack.examples if e.get("kind") == kind] or [PAGES[ruleset, kind].blank(pack.ref)]
+
+
+def paths(node, prefix=()):
+    """Every place in a JSON document: a key of an object or an index of a list."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield prefix + (key,)
+            yield from paths(value, prefix + (key,))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield prefix + (index,)
+            yield from paths(value, prefix + (index,))
+
+
+def mutated(document: dict, data) -> object:
+    """The document with one to three changes: a value replaced, a key removed or added, or nesting deepened."""
+    document = json.loads(json.dumps(document))
+    for _ in range(data.draw(st.integers(1, 3))):
+        places = list(paths(document))
+        how = data.draw(st.sampled_from(["replace", "remove", "add", "nest", "cross"]))
+        if how == "nest":
+            depth = data.draw(st.integers(1, 200))
+            for _ in range(depth):
+                document = {"build": document} if depth % 2 else [document]
+            return document
+        if how == "cross":  # keys and values from another ruleset's or kind's document
+            other = data.draw(st.sampled_from(KINDS))
+            return {**document, **data.draw(st.sampled_from(documents(*other)))}
+        if not places or how == "add":
+            target = document
+            if places:
+                parent = data.draw(st.sampled_from(places))
+                target = _at(document, parent)
+            if isinstance(target, dict):
+                target[data.draw(st.text(max_size=12))] = data.draw(values)
+            continue
+        place = data.draw(st.sampled_from(places))
+        parent, last = _at(document, place[:-1]), place[-1]
+        if how == "remove":
+            del parent[last]
+        else:
+            parent[last] = data.draw(values)
+    return document
+
+
+def _at(node, place):
+    for step in place:
+        node = node[step]
+    return node
+
+
+def body_of(document) -> str:
+    return json.dumps(document, allow_nan=True)
+
+
+def assert_sound(response, before: int, saved_ok: bool = True):
+    STATUSES[response.status_code] += 1
+    assert response.status_code < 500, response.content[:500]
+    if response.status_code >= 400:
+        body = response.json() if response["Content-Type"].startswith("application/json") else None
+        assert body is None or body["reason"]
+        assert Build.objects.count() == before, "a refused request saved a build"
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_api_never_fails_on_mutated_documents(client, packs, ruleset, kind):
+    originals = documents(ruleset, kind)
+    created = client.post("/api/builds", originals[0], content_type="application/json").json()
+
+    @FUZZ
+    @given(data=st.data())
+    def run(data):
+        document = mutated(data.draw(st.sampled_from(originals)), data)
+        for url in ("/api/validate", "/api/builds"):
+            before = Build.objects.count()
+            assert_sound(client.post(url, body_of(document), content_type="application/json"), before)
+        before = Build.objects.count()
+        version = data.draw(st.one_of(st.just(1), values))
+        put = client.put(f"/api/builds/{created['edit_token']}", body_of({"version": version, "build": document}),
+                         content_type="application/json")
+        assert_sound(put, before)
+        preview = client.post("/api/preview", body_of({"attacker": document, "situation": data.draw(values)}),
+                              content_type="application/json")
+        assert_sound(preview, before)
+
+    run()
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_validate_command_exits_0_1_or_2_on_mutated_documents(packs, tmp_path, ruleset, kind):
+    originals = documents(ruleset, kind)
+    path = tmp_path / "build.json"
+
+    @FUZZ
+    @given(data=st.data())
+    def run(data):
+        path.write_text(body_of(mutated(data.draw(st.sampled_from(originals)), data)))
+        with pytest.raises(SystemExit) as exited:
+            call_command("validate", str(path), stdout=StringIO(), stderr=StringIO())
+        STATUSES[f"cli-{exited.value.code}"] += 1
+        assert exited.value.code in (0, 1, 2)
+
+    run()
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_builder_forms_never_fail_on_mutated_fields(client, packs, ruleset, kind):
+    url = f"/new/{ruleset}/{kind}/"
+    fields, _ = read_form(client.get(url + ("?example=0" if latest_pack(ruleset, kind).examples else "")).content
+                          .decode())
+    fields = {name: values_[0] for name, values_ in fields.items() if name != "csrfmiddlewaretoken"}
+    names = sorted(fields)
+
+    @FUZZ
+    @given(data=st.data())
+    def run(data):
+        form = dict(fields)
+        for _ in range(data.draw(st.integers(1, 4))):
+            name = data.draw(st.one_of(st.sampled_from(names), st.text(max_size=12)))
+            if data.draw(st.booleans()) and name in form:
+                del form[name]
+            else:
+                form[name] = data.draw(st.one_of(texts, numbers.map(str)))
+        form["action"] = data.draw(st.sampled_from(["save", "check", "remove:0", "add", "learn:x", "undo", "²"]))
+        before = Build.objects.count()
+        response = client.post(url, form)
+        STATUSES[response.status_code] += 1
+        assert response.status_code < 500, response.content[:500]
+        if response.status_code >= 400:
+            assert Build.objects.count() == before and b"<code>" in response.content
+
+    run()
