@@ -36,8 +36,9 @@ serve: $(STAMP)
 system-deps:
 	sh .ci/system-deps
 
+# The concurrency tests run against a throwaway PostgreSQL that .ci/postgres starts (Debian's package).
 test: system-deps setup
-	$(PY) -m pytest
+	TEST_POSTGRES_URL="$$(sh .ci/postgres)" $(PY) -m pytest
 
 bench: setup
 	$(DEV) $(PY) -m bench
