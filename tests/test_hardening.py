@@ -262,3 +262,18 @@ def test_a_pdf_prints_a_bounded_number_of_sheets(client, anvil_doc, settings, tm
     assert "Not printed here" in text and "Anvil 3 (anvil)" in text
     assert anvils[3].share_id in "".join(text.split())
     assert text.count("LEGAL when printed") == 3
+
+
+def test_cause_3_non_ascii_digits_are_a_422_naming_the_field(client, anvil_doc, pilot):
+    anvil = store.create(store.check(anvil_doc))
+    for url, form, field in (
+            ("/new/metallurgent/anvil/", {"pack": anvil_doc["pack"], "gear-count": "²"}, "gear-count"),
+            ("/new/metallurgent/pilot/", {"pack": pilot.pack_ref, "xp": "٣"}, "xp"),
+            ("/new/metallurgent/squad/", {"pack": pack_ref("metallurgent", "squad"), "players": "²"}, "players"),
+            ("/new/darkmetal/leader/", {"pack": pack_ref("darkmetal", "leader"), "trait-ath": "²"}, "trait-ath"),
+            (anvil.get_absolute_url(), {"pack": anvil_doc["pack"], "version": "¹"}, "version"),
+            ("/preview/metallurgent/anvil/", {"attacker_build": anvil.share_id, "preview-target": "unit:t-72b-mbt",
+                                             "preview-range": "²"}, "range")):
+        response = client.post(url, {**form, "action": "save"})
+        assert response.status_code == 422 and f"<code>{field}</code>" in response.content.decode(), url
+    assert Build.objects.count() == 2
