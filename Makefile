@@ -25,7 +25,7 @@ run: setup
 # gunicorn with several workers, DEBUG off, static files through WhiteNoise, the database from DATABASE_URL.
 # Without SECRET_KEY in the environment a key is made once and kept in .secret-key (not committed).
 serve: $(STAMP)
-	@test -n "$$SECRET_KEY" -o -s .secret-key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret-key
+	@test -n "$$SECRET_KEY" -o -s .secret-key || (umask 077; $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret-key)
 	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py migrate --noinput
 	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py load_catalogue
 	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py collectstatic --noinput -v 0
