@@ -5,6 +5,8 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from .store import SavedBuildUnreadable
+
 REASONS = {400: "bad request", 403: "forbidden", 404: "no such page or resource", 405: "method not allowed",
            413: "request body too large", 500: "server error: it is logged under this request's id"}
 
@@ -49,8 +51,6 @@ class SavedBuildAnswers:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from .store import SavedBuildUnreadable
-
         if isinstance(exception, SavedBuildUnreadable):
             return answer(request, 409, f"the saved build {exception.build.name!r} cannot be read here",
                           exception.problems)
