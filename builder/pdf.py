@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
@@ -10,8 +11,6 @@ from urllib.request import url2pathname
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
-from weasyprint import HTML
-from weasyprint.urls import URLFetcher
 
 from catalogue.rulesets import resolve
 
@@ -38,22 +37,31 @@ def render_pdf(build: Build, paper: str, url_for: Callable[[Build], str]) -> byt
 
 
 def html_to_pdf(html: str) -> bytes:
-    return HTML(string=html, url_fetcher=OwnFilesOnly()).write_pdf()
+    # WeasyPrint takes over a second to import: only processes that print pay for it.
+    from weasyprint import HTML
+
+    return HTML(string=html, url_fetcher=own_files_fetcher()()).write_pdf()
 
 
-class OwnFilesOnly(URLFetcher):
-    """The renderer reads `data:` URLs and the project's static files, nothing else, whatever a build's text says."""
+@cache
+def own_files_fetcher() -> type:
+    """A URL fetcher that reads `data:` URLs and the project's static files, nothing else, whatever a build's
+    text says."""
+    from weasyprint.urls import URLFetcher
 
-    def __init__(self):
-        super().__init__(allowed_protocols={"data", "file"}, allow_redirects=False)
+    class OwnFilesOnly(URLFetcher):
+        def __init__(self):
+            super().__init__(allowed_protocols={"data", "file"}, allow_redirects=False)
 
-    def fetch(self, url, headers=None):
-        if url.startswith("file:"):
-            path = Path(url2pathname(urlsplit(url).path)).resolve()
-            roots = [Path(root).resolve() for root in [*settings.STATICFILES_DIRS, settings.STATIC_ROOT]]
-            if not any(path.is_relative_to(root) for root in roots):
-                raise ValueError(f"sheets read no file outside the static files: {url[:80]}")
-        return super().fetch(url, headers)
+        def fetch(self, url, headers=None):
+            if url.startswith("file:"):
+                path = Path(url2pathname(urlsplit(url).path)).resolve()
+                roots = [Path(root).resolve() for root in [*settings.STATICFILES_DIRS, settings.STATIC_ROOT]]
+                if not any(path.is_relative_to(root) for root in roots):
+                    raise ValueError(f"sheets read no file outside the static files: {url[:80]}")
+            return super().fetch(url, headers)
+
+    return OwnFilesOnly
 
 
 def printed_builds(build: Build) -> list[Build]:

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_delete
+from django.db.models.signals import post_delete, post_save
 
 
 class CatalogueConfig(AppConfig):
@@ -10,6 +10,9 @@ class CatalogueConfig(AppConfig):
         from . import loader
         from .models import Pack
 
-        # Builds pinned to a deleted pack must stop reading at once, not when the process restarts.
-        post_delete.connect(lambda sender, instance, **kwargs: loader.forget(instance.ref), sender=Pack,
-                            weak=False, dispatch_uid="forget-deleted-pack")
+        # Builds pinned to a deleted pack must stop reading at once, and a new version serve new builds.
+        def forget(sender, instance, **kwargs):
+            loader.forget(instance.ref)
+
+        post_delete.connect(forget, sender=Pack, weak=False, dispatch_uid="forget-deleted-pack")
+        post_save.connect(forget, sender=Pack, weak=False, dispatch_uid="forget-loaded-pack")

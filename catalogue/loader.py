@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+import time
 from functools import lru_cache
 
 from django.db import transaction
@@ -59,10 +60,21 @@ def latest_pack(ruleset_key: str, kind: str | None = None) -> Pack | None:
     return latest_pack_with(ruleset_key, found.pack_category) if found else None
 
 
+# Every page asks which pack serves a kind; the answer changes only when a pack version is loaded. This
+# process forgets it at once when that happens here, other processes within LATEST_TTL seconds.
+LATEST_TTL = 60
+_latest: dict[tuple[str, str], tuple[float, Pack | None]] = {}
+
+
 def latest_pack_with(ruleset_key: str, category: str) -> Pack | None:
     """The newest version of a ruleset's pack holding items of this category."""
-    packs = list(Pack.objects.filter(ruleset__key=ruleset_key, items__category=category).distinct())
-    return max(packs, key=lambda p: p.semver, default=None)
+    key = (ruleset_key, category)
+    found = _latest.get(key)
+    if found is None or found[0] < time.monotonic():
+        packs = list(Pack.objects.filter(ruleset__key=ruleset_key, items__category=category).distinct()
+                     .select_related("ruleset"))
+        found = _latest[key] = (time.monotonic() + LATEST_TTL, max(packs, key=lambda p: p.semver, default=None))
+    return found[1]
 
 
 def find_pack(ref: str) -> Pack | None:
@@ -88,9 +100,14 @@ def catalogue_by_ref(ref: str) -> Catalogue | None:
     return catalogue
 
 
-def forget(ref: str) -> None:
-    """Drop a pack from the in-memory cache (it was deleted, say in the admin)."""
-    _by_ref.pop(ref, None)
+def forget(ref: str | None = None) -> None:
+    """Drop what this process remembers of a pack that was loaded or deleted (of every pack with no ref)."""
+    if ref is None:
+        _by_ref.clear()
+        _catalogue.cache_clear()
+    else:
+        _by_ref.pop(ref, None)
+    _latest.clear()
 
 
 @lru_cache(maxsize=32)

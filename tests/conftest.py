@@ -40,3 +40,12 @@ def reload_packs_after(django_db_blocker):
 
     with django_db_blocker.unblock():
         load_all()
+
+
+@pytest.fixture(autouse=True)
+def fresh_catalogue_caches():
+    """A test's transaction rolls back the packs it loaded; the process's caches must not keep them."""
+    yield
+    from catalogue.loader import forget
+
+    forget()

@@ -55,8 +55,9 @@ def pool(die: Distribution, n: int) -> Distribution:
     while n > 0:
         if n & 1:
             result = result + power
-        power = power + power
         n >>= 1
+        if n:  # the last doubling would go unused
+            power = power + power
     return result
 
 
