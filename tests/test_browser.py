@@ -87,7 +87,7 @@ def swap(page: Page, action) -> None:
 
 def choose(page: Page, selector: str, value: str) -> None:
     """Pick in a select: the Core and Arms (which host Gear) and Gear pickers are structural edits;
-    the other part pickers are value edits (live fragments, then the pickers refresh)."""
+    the other part pickers are value edits that change the mechanics (live fragments, then the pickers refresh)."""
     structural = page.locator(selector).evaluate("el => el.classList.contains('structural')")
     edit(page, lambda: page.select_option(selector, value), 1 if structural else 2)
 
@@ -291,7 +291,7 @@ def test_stale_edit_shows_conflict_and_keeps_first_save(new_context):
 
     def rename(page: Page, name: str) -> None:
         field = page.locator('input[name="name"]')
-        edit(page, lambda: (field.fill(name), field.press("Tab")), 2)
+        edit(page, lambda: (field.fill(name), field.press("Tab")), 1)  # a name changes no picker: no refresh
         expect(page.locator('input[name="name"]')).to_have_value(name)
 
     rename(first, "Saved in the first tab")
@@ -333,7 +333,7 @@ def test_pilot_skill_off_spec_into_anvil_into_squad_shared(page, new_context):
     expect(page).to_have_url(EDIT_URL)
 
     page.goto(f"{NEW_ANVIL}?example=0")
-    edit(page, lambda: page.select_option("#pilot", label="New Pilot"), 2)
+    edit(page, lambda: page.select_option("#pilot", label="New Pilot"), 1)  # nor does the Pilot
     page.get_by_role("button", name="Save and get links").click()  # saving a new build navigates
     expect(page).to_have_url(EDIT_URL)
 

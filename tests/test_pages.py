@@ -230,3 +230,17 @@ def test_m_r07_condition_survives_saving_through_the_form(client, example):
     assert client.post(build.get_absolute_url(), {**values, "action": ["save"]}).status_code == 200
     build.refresh_from_db()
     assert build.version == 2 and build.document["condition"] == {"left_arm": "damaged", "core": "destroyed"}
+
+
+def test_pickers_refresh_only_when_the_mechanics_change(client, example):
+    from tests.html_forms import read_form
+
+    values, _ = read_form(client.get("/new/metallurgent/anvil/?example=0").content.decode())
+    assert values["mechanics"][0]
+    live = {**values, "view": ["live"]}
+    renamed = client.post("/new/metallurgent/anvil/", {**live, "name": ["Renamed"]}, HTTP_HX_REQUEST="true")
+    assert renamed.status_code == 200 and "HX-Trigger-After-Settle" not in renamed
+    regeared = client.post("/new/metallurgent/anvil/", {**live, "gear-0-active": []}, HTTP_HX_REQUEST="true")
+    assert "pickers-stale" in regeared["HX-Trigger-After-Settle"]
+    refreshed = client.post("/new/metallurgent/anvil/", {**values, "view": ["pickers"]}, HTTP_HX_REQUEST="true")
+    assert 'id="mechanics"' in refreshed.content.decode() and 'hx-swap-oob="true"' in refreshed.content.decode()

@@ -6,13 +6,16 @@ structural edits (Core, Arms, mounts) swap the whole workbench.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
+from django.core.cache import cache
 from django.shortcuts import render as render_template
 from django_htmx.http import trigger_client_event
 
 from catalogue.loader import catalogue_by_ref, latest_pack
-from catalogue.rulesets.base import Catalogue, Report
+from catalogue.rulesets.base import Catalogue, Report, field_or
 from catalogue.rulesets.metallurgent import RULESET
 from catalogue.rulesets.metallurgent import preview as engine
 from catalogue.rulesets.metallurgent.rules import (
@@ -44,6 +47,7 @@ TASKS = ("vanguard", "sniper", "recon", "defender", "artillerist", "commander")
 CONDITIONS = ("intact", "damaged", "degraded", "disabled", "destroyed")
 MAX_FORM_GEAR = 48
 MAX_BOXES = 60  # tick boxes a sheet row shows
+PICKER_CACHE_SECONDS = 3600
 FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_flanking", "target_low",
          "attacker_flanking")
 
@@ -104,7 +108,7 @@ class Page(KindPage):
             context = pickers(context, checked.catalogue)
         response = render_template(request, self.template(view), {**self.common(checked), **context, **extra},
                                    status=status)
-        if view == "live":
+        if view == "live" and request.POST.get("mechanics") != context["mechanics"]:
             trigger_client_event(response, "pickers-stale", after="settle")
         return response
 
@@ -258,28 +262,49 @@ def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict
             shown_paths.add(g.path)
             rows.append({"index": g.index, "entry": g.entry, "item": g.item, "kind": _gear_kind(g.item),
                          "issues": report.issues_at(g.path), "arcs": arcs.get(g.path, []),
-                         "toggles": bool(getattr(g.item, "en_drain", 0) or getattr(g.item, "en_offset", 0)),
+                         "toggles": bool(field_or(g.item, "en_drain", 0) or field_or(g.item, "en_offset", 0)),
                          "takes_ammo": isinstance(g.item, Weapon) and g.item.reserve > 0})
         mounts.append({"mount": mount, "label": SLOT_LABELS[mount], "part": part, "rows": rows,
-                       "hosts_gear": part is not None and hasattr(part, "hardpoints"),
+                       "hosts_gear": part is not None and "hardpoints" in part.__dict__,
                        "hardpoints": meters.get(f"{mount}_hardpoints"), "strength": meters.get(f"{mount}_strength")})
     return {
         "document": document, "slots": slots, "mounts": mounts, "report": report, "anvil": anvil,
         "other_issues": [i for i in report.issues if i.path not in shown_paths],
         "meters": report.meters, "gear_meter": meters.get("gear"), "stats": report.stats,
         "load_chart": load_chart(report.detail.get("load_tolerance")),
+        "mechanics": mechanics(document),
     }
+
+
+def mechanics(document: dict[str, Any]) -> str:
+    """A fingerprint of what the pickers' annotations depend on: pack, parts, Gear and condition. A name, Task,
+    notes or Pilot edit leaves it alone, and then the pickers need no refresh."""
+    relevant = {k: document.get(k) for k in ("pack", "parts", "gear", "condition")}
+    return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:24]
 
 
 def pickers(context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
     """Annotate a live context's pickers: every item that fits each slot, and the rule it would break.
 
-    Each candidate is the current Anvil with one part swapped or one Gear added, checked in full;
-    only errors the build does not already have count as the reason.
+    Each candidate is the current Anvil with one part swapped or one Gear added, checked in full; only errors
+    the build does not already have count as the reason. The annotations are cached by the mechanics.
     """
+    key = f"anvil-pickers:{context['mechanics']}"
+    annotations = cache.get(key)
+    if annotations is None:
+        annotations = cache_pickers(key, context, catalogue)
+    for slot in context["slots"]:
+        slot["options"] = annotations["slots"][slot["slot"]]
+    for mount in context["mounts"]:
+        mount["add_options"] = annotations["mounts"][mount["mount"]]
+    return context
+
+
+def cache_pickers(key: str, context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
     anvil, report = context["anvil"], context["report"]
     known = {(i.code, i.path) for i in report.issues if i.severity == "error"}
     by_category = {c: catalogue.of(c) for c in set(catalogue.categories.values())}
+    annotations: dict[str, dict[str, Any]] = {"slots": {}, "mounts": {}}
     for slot in context["slots"]:
         options = []
         for category in SLOT_CATEGORIES[slot["slot"]]:
@@ -290,7 +315,7 @@ def pickers(context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
                     continue
                 trial = Anvil(anvil.name, {**anvil.parts, slot["slot"]: item}, anvil.gear, anvil.condition)
                 options.append(_option(item.key, label, _new_errors(trial, known)))
-        slot["options"] = options
+        annotations["slots"][slot["slot"]] = options
     gear_items = [(c, item) for c in ("weapon", "equipment") for item in by_category.get(c, [])]
     for mount in context["mounts"]:
         groups: dict[str, list] = {}
@@ -301,10 +326,9 @@ def pickers(context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
                               anvil.condition)
                 groups.setdefault(_gear_group(item), []).append(
                     _option(item.key, f"{item.name} — {summary(category, item)}", _new_errors(trial, known)))
-        mount["add_options"] = list(groups.items())
-    return context
-
-
+        annotations["mounts"][mount["mount"]] = list(groups.items())
+    cache.set(key, annotations, PICKER_CACHE_SECONDS)
+    return annotations
 
 
 def workbench(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
@@ -319,7 +343,7 @@ def workbench(document: dict[str, Any], catalogue: Catalogue, report: Report) ->
 def _gear_kind(item: Any) -> str:
     if isinstance(item, Weapon):
         return f"{item.weapon_class.title()} · {item.weapon_type}"
-    return EQUIPMENT_TYPE_LABELS[item.type] + (f" ({item.subtype})" if hasattr(item, "subtype") else "")
+    return EQUIPMENT_TYPE_LABELS[item.type] + (f" ({item.subtype})" if "subtype" in item.__dict__ else "")
 
 
 def _gear_group(item: Any) -> str:

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Meter, Report, Stat, field_or, pack_problems, parse_as
 from .schema import (
     EQUIPMENT_TYPE_LABELS,
     SLOT_CATEGORIES,
@@ -235,7 +235,7 @@ def check_mounting(anvil: Anvil, report: Report) -> None:
 def check_mount_restriction(g: Mounted, mount: str, report: Report) -> None:
     rule = g.item.mount
     if rule == "arm" and mount == "core":
-        what = "Shields mount" if getattr(g.item, "type", None) == "shield" else f"{g.item.name} mounts"
+        what = "Shields mount" if field_or(g.item, "type", None) == "shield" else f"{g.item.name} mounts"
         report.add("M-R15", "error", g.path, f"{what} only on a Standard Arm, not on the Core.",
                    "Move it to a Standard Arm.")
     elif rule == "core" and mount != "core":
@@ -353,14 +353,14 @@ def energy(anvil: Anvil) -> Energy | None:
     generator = anvil.parts["generator"]
     if generator is None:
         return None
-    component_drain = sum(getattr(anvil.parts[s], "drain", 0) for s in SLOTS if anvil.parts[s] is not None)
+    component_drain = sum(field_or(anvil.parts[s], "drain", 0) for s in SLOTS if anvil.parts[s] is not None)
     output = generator.en_output
     active_drain = idle_drain = active_offset = idle_offset = 0
     for g in anvil.gear:
         item = g.item
         if not isinstance(item, EquipmentBase):
             continue
-        output += getattr(item, "en_output", 0)  # APUs are passive: no Drain or Offset to switch off
+        output += field_or(item, "en_output", 0)  # APUs are passive: no Drain or Offset to switch off
         if g.entry.active:
             active_drain += item.en_drain
             active_offset += item.en_offset
@@ -439,7 +439,7 @@ def heat_budget(anvil: Anvil) -> HeatBudget | None:
         return None
     passive = sum(g.item.heat for g in anvil.gear if isinstance(g.item, EquipmentBase) and g.entry.active
                   and g.item.type not in ACTIVATED_EQUIPMENT)
-    radiators = sum(getattr(g.item, "cooling", 0) for g in anvil.gear if g.entry.active)
+    radiators = sum(field_or(g.item, "cooling", 0) for g in anvil.gear if g.entry.active)
     heat = 0
     for _ in range(40):  # converges in a few Upkeeps
         heat = max(0, heat - dissipation(generator.cooling, heat, radiators)) + passive
@@ -479,7 +479,7 @@ def heat_sources(anvil: Anvil) -> list[tuple[str, str, int]]:
     sources = [(slot, part.name, part.weapon.heat) for slot, part in anvil.weapon_arms()]
     for g in anvil.gear:
         item = g.item
-        if isinstance(item, Weapon) or getattr(item, "type", "") in ACTIVATED_EQUIPMENT:
+        if isinstance(item, Weapon) or field_or(item, "type", "") in ACTIVATED_EQUIPMENT:
             sources.append((g.path, item.name, item.heat))
         if isinstance(item, Radar):
             sources.append((g.path, f"{item.name} Burnthrough", item.burnthrough_heat))
@@ -614,7 +614,7 @@ def derive(anvil: Anvil, report: Report) -> None:
                              f"always-active equipment makes {budget.passive} Heat a Turn; "
                              f"{generator.cooling.capitalize()} cooling sheds {shed}; settles at {budget.steady} "
                              f"against a Heat Tolerance of {generator.heat_tolerance}")
-        tanks = sum(getattr(g.item, "fuel", 0) for g in anvil.gear)
+        tanks = sum(field_or(g.item, "fuel", 0) for g in anvil.gear)
         fuel = generator.fuel_capacity + tanks
         stats["fuel"] = Stat("Fuel", fuel, f"Generator {generator.fuel_capacity}"
                                            + (f" + Fuel Tanks {tanks}" if tanks else "") + "; carried between Sorties")
@@ -634,7 +634,7 @@ def derive(anvil: Anvil, report: Report) -> None:
                                   f"reduce one Hit by {electronics.intercept_bonus} for {electronics.intercept_cost} EN")
     derive_mounts(anvil, report)
     derive_attacks(anvil, report)
-    report.detail["command"] = any(getattr(g.item, "type", "") == "lca" for g in anvil.gear)
+    report.detail["command"] = any(field_or(g.item, "type", "") == "lca" for g in anvil.gear)
 
 
 def derive_mounts(anvil: Anvil, report: Report) -> None:
@@ -686,7 +686,7 @@ def derive_attacks(anvil: Anvil, report: Report) -> None:
                                        arm.agility if arm else None, arm, chassis))
     report.detail["weapons"] = weapons
     report.detail["arcs"] = {g.path: arcs_for(g.entry.mount, chassis) for g in anvil.gear
-                             if isinstance(g.item, Weapon) or getattr(g.item, "type", "") in TARGETING_EQUIPMENT}
+                             if isinstance(g.item, Weapon) or field_or(g.item, "type", "") in TARGETING_EQUIPMENT}
 
 
 def weapon_line(path, mount, name, w, weapon_class, agility, arm, chassis) -> dict[str, Any]:
