@@ -160,4 +160,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # A squad's sheets repeat element ids from sheet to sheet; WeasyPrint's notes about that are noise.
+    "loggers": {"weasyprint": {"level": "ERROR"}},
 }

@@ -55,7 +55,7 @@ def decode(raw: bytes | str) -> Any:
         raise BuildError([{"path": "(document)", "message": "JSON nested too deeply to be a build"}]) from None
 
 
-def check(document: Any, depth: int = 2) -> Checked:
+def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> Checked:
     """Parse, resolve against the pinned pack and validate; BuildError when unreadable.
 
     Saved builds this one names (an Anvil's Pilot, a squad's Anvils, its opponent) are checked too,
@@ -70,22 +70,22 @@ def check(document: Any, depth: int = 2) -> Checked:
         raise BuildError([{"path": "pack", "message": f"pack {build.pack} has no {ruleset.name} "
                                                       f"{kind.label} parts"}])
     parsed = build.model_dump(mode="json")
+    saved = saved or SavedBuilds()
     if kind.links:
-        check_link_kinds(ruleset, kind, parsed)
-    report = kind.validate(build, catalogue, linked(kind.linked_ids(parsed), depth))
+        check_link_kinds(ruleset, kind, parsed, saved)
+    report = kind.validate(build, catalogue, saved.linked(kind.linked_ids(parsed), depth))
     return Checked(parsed, ruleset, kind, catalogue, report)
 
 
-def check_link_kinds(ruleset: Ruleset, kind: Kind, document: dict[str, Any]) -> None:
+def check_link_kinds(ruleset: Ruleset, kind: Kind, document: dict[str, Any], saved: "SavedBuilds") -> None:
     """A link names a saved build of the kind its field expects (a Pilot link, a Pilot); a deleted one may dangle."""
-    ids = kind.linked_ids(document)
-    saved = {i: (r, k) for i, r, k in Build.objects.filter(share_id__in=ids).values_list("share_id", "ruleset", "kind")}
+    saved.fetch(kind.linked_ids(document))
     problems = []
     for link in kind.links:
         for share_id in link.ids(document):
-            if share_id in saved and saved[share_id] != (ruleset.key, link.kind):
-                other_ruleset, other_kind = saved[share_id]
-                problems.append({"path": link.path, "message": f"{share_id} is a {other_ruleset} {other_kind}, "
+            other = saved.rows.get(share_id)
+            if other is not None and (other.ruleset, other.kind) != (ruleset.key, link.kind):
+                problems.append({"path": link.path, "message": f"{share_id} is a {other.ruleset} {other.kind}, "
                                                                f"not a {ruleset.name} {link.kind}"})
     if problems:
         raise BuildError(problems)
@@ -98,25 +98,48 @@ def check_saved(build: Build) -> Checked:
         raise SavedBuildUnreadable(build, error.problems) from None
 
 
-def linked(share_ids: list[str], depth: int) -> dict[str, Linked | None]:
-    """The named saved builds, checked; None for one that no longer exists (it was deleted)."""
-    if not share_ids or depth <= 0:
-        return {}
-    found = {b.share_id: b for b in Build.objects.filter(share_id__in=set(share_ids))}
-    result: dict[str, Linked | None] = {}
-    for share_id in share_ids:
-        build = found.get(share_id)
+class SavedBuilds:
+    """The saved builds one check reads: fetched one query per level of links, each checked once."""
+
+    def __init__(self):
+        self.rows: dict[str, Build] = {}
+        self.asked: set[str] = set()
+        self.read: dict[tuple[str, int], Linked | None] = {}
+
+    def fetch(self, share_ids) -> None:
+        wanted = set(share_ids) - self.asked
+        if wanted:
+            self.asked |= wanted
+            self.rows.update((b.share_id, b) for b in Build.objects.filter(share_id__in=wanted))
+
+    def linked(self, share_ids: list[str], depth: int) -> dict[str, Linked | None]:
+        """The named saved builds, checked; None for one that no longer exists or no longer reads."""
+        if not share_ids or depth <= 0:
+            return {}
+        self.fetch(share_ids)
+        if depth > 1:  # the next level of links in one query too
+            self.fetch(i for s in share_ids if s in self.rows for i in links_of(self.rows[s]))
+        for share_id in share_ids:
+            if (share_id, depth) not in self.read:
+                self.read[share_id, depth] = self._read(share_id, depth)
+        return {share_id: self.read[share_id, depth] for share_id in share_ids}
+
+    def _read(self, share_id: str, depth: int) -> Linked | None:
+        build = self.rows.get(share_id)
         if build is None:
-            result[share_id] = None
-            continue
+            return None
         try:
-            report = check(build.document, depth - 1).report
+            report = check(build.document, depth - 1, self).report
         except BuildError:
-            # A saved build that stopped reading (say its pack was removed) counts as missing.
-            result[share_id] = None
-            continue
-        result[share_id] = Linked(share_id, build.kind, build.name, build.document, report)
-    return result
+            return None  # a saved build that stopped reading (say its pack was removed) counts as missing
+        return Linked(share_id, build.kind, build.name, build.document, report)
+
+
+def links_of(build: Build) -> list[str]:
+    try:
+        return resolve(build.document)[1].linked_ids(build.document)
+    except BuildError:
+        return []
 
 
 def create(checked: Checked, forked_from: Build | None = None) -> Build:

@@ -232,3 +232,15 @@ def test_squad_bad_input_is_4xx_and_nothing_saved(client, packs):
         response = client.post("/api/builds", document, content_type="application/json")
         assert response.status_code == 422 and response.json()["problems"][0]["path"].startswith("platoons[0].members[0]")
     assert Build.objects.count() == 0
+
+
+def test_a_squads_check_reads_its_linked_builds_in_a_fixed_number_of_queries(vanguard, django_assert_max_num_queries):
+    crew = saved("pilot", pack=PILOTS, name="Crew")
+    anvils = [saved("anvil", **{**vanguard, "name": f"A{n}", "pilot": crew.share_id}) for n in range(6)]
+    document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad", "pack": UNITS,
+                "name": "Many", "platoons": [{"name": f"P{n}", "members": [{"build": a.share_id}]}
+                                             for n, a in enumerate(anvils)]}
+    store.check(document)  # the packs are read once per process
+    with django_assert_max_num_queries(2):  # the Anvils, then their Pilots: one query a level of links
+        report = store.check(document).report
+    assert report.stats["units"].value == 6
