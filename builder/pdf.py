@@ -3,12 +3,15 @@ from __future__ import annotations
 
 from typing import Callable
 
+import hashlib
+import json
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from django.conf import settings
+from django.core.cache import cache as shared_cache
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -19,9 +22,25 @@ from .kinds import page_for
 from .models import Build
 
 
-def render_pdf(build: Build, paper: str, url_for: Callable[[Build], str]) -> bytes:
+def cached_pdf(build: Build, paper: str, url_for: Callable[[Build], str]) -> bytes:
+    """The PDF, rendered once per version of the build and of every build it prints or names, per paper and
+    site address; any edit, deletion or new link gives a new key."""
+    printed = printed_builds(build)
+    named = {i for b in printed for i in store.links_of(b)} | {b.share_id for b in printed}
+    versions = sorted(Build.objects.filter(share_id__in=named).values_list("share_id", "version"))
+    fingerprint = hashlib.sha256(json.dumps([paper, url_for(build), versions]).encode()).hexdigest()
+    key = f"pdf:{build.share_id}:{fingerprint}"
+    pdf = shared_cache.get(key)
+    if pdf is None:
+        pdf = render_pdf(build, paper, url_for, printed)
+        shared_cache.set(key, pdf, settings.HARDPOINT_PDF_CACHE_SECONDS)
+    return pdf
+
+
+def render_pdf(build: Build, paper: str, url_for: Callable[[Build], str],
+               printed_all: list[Build] | None = None) -> bytes:
     sections: list[str] = []
-    printed_all = printed_builds(build)
+    printed_all = printed_all if printed_all is not None else printed_builds(build)
     for printed in printed_all[:settings.HARDPOINT_MAX_PRINTED_BUILDS]:
         try:
             checked = store.check_saved(printed)

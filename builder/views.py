@@ -23,7 +23,7 @@ from catalogue.rulesets.base import BuildError
 from . import forms, store
 from .kinds import PAGES, page_for
 from .models import Build
-from .pdf import render_pdf
+from .pdf import cached_pdf
 from .session import forget, keep, mine
 
 
@@ -161,7 +161,7 @@ def share_pdf(request, share_id: str):
     paper = request.GET.get("paper", "a4")
     if paper not in ("a4", "letter"):
         return HttpResponse("paper must be a4 or letter", status=400, content_type="text/plain")
-    pdf = render_pdf(build, paper, lambda b: request.build_absolute_uri(b.share_url()))
+    pdf = cached_pdf(build, paper, lambda b: request.build_absolute_uri(b.share_url()))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{_filename(build)}.pdf"'
     return response

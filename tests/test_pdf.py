@@ -85,3 +85,24 @@ def test_long_names_wrap_and_tables_stay_whole(client, saved, tmp_path):
 
 def test_unknown_share_id_is_404(client, packs):
     assert client.get("/s/nope.pdf").status_code == 404
+
+
+def test_a_pdf_is_rendered_once_per_version_of_what_it_prints(client, packs, monkeypatch):
+    from django.core.cache import cache
+
+    from builder import pdf as pdf_module
+
+    cache.clear()
+    renders = []
+    real = pdf_module.html_to_pdf
+    monkeypatch.setattr(pdf_module, "html_to_pdf", lambda html: renders.append(1) or real(html))
+    crew = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "pilot",
+                                     "pack": pack_ref("metallurgent", "pilot"), "name": "Crew"}))
+    anvil = store.create(store.check({**latest_pack("metallurgent").examples[0], "pilot": crew.share_id}))
+    url = f"/s/{anvil.share_id}.pdf"
+    first = client.get(url).content
+    assert client.get(url).content == first and len(renders) == 1
+    assert client.get(url + "?paper=letter").status_code == 200 and len(renders) == 2
+    store.update(crew, store.check({**crew.document, "name": "Crew, renamed"}), crew.version)  # a linked edit
+    assert client.get(url).content != first and len(renders) == 3
+    cache.clear()
