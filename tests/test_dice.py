@@ -3,8 +3,11 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalogue.rulesets import dice
+from catalogue.rulesets.dice import Distribution
 
 # METALLURGENT digest 5.1: P(successes >= TN) for pools at a criterion, a 6 counting twice.
 ORACLE = {
@@ -173,3 +176,20 @@ def test_custom_faced_die():
     die = dice.custom_die([0, 0, 1, 1, 1, 2])
     assert die.as_dict() == {"0": pytest.approx(1 / 3), "1": 0.5, "2": pytest.approx(1 / 6)}
     assert dice.pool(die, 2).mean() == pytest.approx(2 * die.mean())
+
+
+@settings(max_examples=60, deadline=None)
+@given(faces=st.lists(st.integers(0, 5), min_size=1, max_size=7).filter(any), offset=st.integers(-3, 3),
+       n=st.integers(0, 40))
+def test_pool_by_doubling_equals_adding_one_die_at_a_time(faces, offset, n):
+    """The fast paths (slice-wise sums, doubling with each cross product once) against the plain definition."""
+    die = Distribution(offset, tuple(w / sum(faces) for w in faces))
+    naive = dice.ZERO
+    for _ in range(n):
+        naive = Distribution(naive.offset + die.offset, tuple(
+            sum(naive.probabilities[i] * die.probabilities[k - i]
+                for i in range(len(naive.probabilities)) if 0 <= k - i < len(die.probabilities))
+            for k in range(len(naive.probabilities) + len(die.probabilities) - 1)))
+    fast = dice.pool(die, n)
+    assert fast.offset == naive.offset
+    assert fast.probabilities == pytest.approx(naive.probabilities, abs=1e-12)

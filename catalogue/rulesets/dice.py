@@ -38,12 +38,24 @@ class Distribution:
 
     def __add__(self, other: "Distribution") -> "Distribution":
         """The distribution of the sum of two independent outcomes."""
-        result = [0.0] * (len(self.probabilities) + len(other.probabilities) - 1)
-        for i, p in enumerate(self.probabilities):
-            if p:
-                for j, q in enumerate(other.probabilities):
-                    result[i + j] += p * q
+        short, long = sorted((self.probabilities, other.probabilities), key=len)
+        m = len(long)
+        result = [0.0] * (len(short) + m - 1)
+        for i, p in enumerate(short):
+            if p:  # one slice per outcome of the shorter side: the inner loop runs in C
+                result[i:i + m] = [r + p * q for r, q in zip(result[i:i + m], long)]
         return Distribution(self.offset + other.offset, tuple(result))
+
+    def doubled(self) -> "Distribution":
+        """self + self, computing each cross product once (half the work of a general sum)."""
+        ps, m = self.probabilities, len(self.probabilities)
+        result = [0.0] * (2 * m - 1)
+        for i, p in enumerate(ps):
+            if p:
+                result[2 * i] += p * p
+                twice = p + p
+                result[2 * i + 1:i + m] = [r + twice * q for r, q in zip(result[2 * i + 1:i + m], ps[i + 1:])]
+        return Distribution(2 * self.offset, tuple(result))
 
 
 ZERO = Distribution(0, (1.0,))
@@ -57,7 +69,7 @@ def pool(die: Distribution, n: int) -> Distribution:
             result = result + power
         n >>= 1
         if n:  # the last doubling would go unused
-            power = power + power
+            power = power.doubled()
     return result
 
 
