@@ -84,7 +84,15 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "builder.context.builders",
             ],
+            "builtins": ["builder.templatetags.fragments"],
         },
+    },
+    {
+        "NAME": "fragments",  # builder/fragments.py: only names ending .jinja are asked of it
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "builder.fragments.environment"},
     },
 ]
 

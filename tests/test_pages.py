@@ -244,3 +244,53 @@ def test_pickers_refresh_only_when_the_mechanics_change(client, example):
     assert "pickers-stale" in regeared["HX-Trigger-After-Settle"]
     refreshed = client.post("/new/metallurgent/anvil/", {**values, "view": ["pickers"]}, HTTP_HX_REQUEST="true")
     assert 'id="mechanics"' in refreshed.content.decode() and 'hx-swap-oob="true"' in refreshed.content.decode()
+
+
+def _element(html: str, element_id: str) -> str:
+    """The outer HTML of the element with this id (its own tag name closes it; fragments do not nest alike)."""
+    start = html.index(f'id="{element_id}"')
+    start = html.rindex("<", 0, start)
+    tag = html[start + 1:html.index(" ", start)]
+    depth, at = 0, start
+    while True:
+        opening, closing = html.find(f"<{tag}", at + 1), html.find(f"</{tag}>", at + 1)
+        if opening != -1 and opening < closing:
+            depth, at = depth + 1, opening
+        elif depth:
+            depth, at = depth - 1, closing
+        else:
+            return html[start:closing + len(tag) + 3]
+
+
+def test_live_fragments_match_the_full_page(client, example):
+    """The Jinja2 fragments a value edit returns are the markup the Django page places: one source, same HTML."""
+    from tests.html_forms import read_form
+
+    page = client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    values, _ = read_form(page)
+    live = client.post("/new/metallurgent/anvil/", {**values, "view": ["live"]}, HTTP_HX_REQUEST="true")
+    fragments = live.content.decode().replace(' hx-swap-oob="true"', "")
+    for element_id in ("live-summary", "issues-core", "gear-general", "meters-core", "issues-gear-0"):
+        assert _element(fragments, element_id) == _element(page, element_id), element_id
+
+
+def test_picker_html_is_cached_by_mechanics_and_address(client, example, monkeypatch):
+    from builder.kinds.metallurgent import anvil
+    from tests.html_forms import read_form
+
+    rendered = []
+    real = anvil.render_fragment
+    monkeypatch.setattr(anvil, "render_fragment", lambda *args: rendered.append(args[0]) or real(*args))
+    values, _ = read_form(client.get("/new/metallurgent/anvil/?example=0").content.decode())
+    ask = {**values, "view": ["pickers"]}
+    first = client.post("/new/metallurgent/anvil/", ask, HTTP_HX_REQUEST="true").content
+    renamed = client.post("/new/metallurgent/anvil/", {**ask, "name": ["Other"]}, HTTP_HX_REQUEST="true").content
+    assert first == renamed and len(rendered) == 1
+    regeared = client.post("/new/metallurgent/anvil/", {**ask, "gear-0-active": []}, HTTP_HX_REQUEST="true")
+    assert len(rendered) == 2 and regeared.status_code == 200
+    from builder import store
+
+    saved = store.create(store.check(example))
+    elsewhere = client.post(saved.get_absolute_url(), {**ask, "version": ["1"]}, HTTP_HX_REQUEST="true")
+    elsewhere = elsewhere.content.decode()
+    assert f'hx-post="{saved.get_absolute_url()}"' in elsewhere and len(rendered) == 3

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from django.core.cache import cache
-from django.shortcuts import render as render_template
+from django.http import HttpResponse
 from django_htmx.http import trigger_client_event
 
 from catalogue.loader import catalogue_by_ref, latest_pack
@@ -38,6 +38,7 @@ from catalogue.rulesets.metallurgent.schema import (
 )
 
 from ... import forms, store
+from ...fragments import fragment_response, render_fragment
 from ...models import Build
 from ...session import mine
 from ..base import KindPage, situation_of
@@ -48,6 +49,7 @@ CONDITIONS = ("intact", "damaged", "degraded", "disabled", "destroyed")
 MAX_FORM_GEAR = 48
 MAX_BOXES = 60  # tick boxes a sheet row shows
 PICKER_CACHE_SECONDS = 3600
+TEMPLATES = "builder/metallurgent/anvil"
 FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_flanking", "target_low",
          "attacker_flanking")
 
@@ -105,10 +107,10 @@ class Page(KindPage):
             return super().render(request, checked, status, **extra)
         context = live(checked.document, checked.catalogue, checked.report)
         if view == "pickers":
-            context = pickers(context, checked.catalogue)
-        response = render_template(request, self.template(view), {**self.common(checked), **context, **extra},
-                                   status=status)
-        if view == "live" and request.POST.get("mechanics") != context["mechanics"]:
+            return HttpResponse(picker_fragments(request, context, checked.catalogue), status=status)
+        response = fragment_response(request, f"{TEMPLATES}/live.jinja", {**self.common(checked), **context, **extra},
+                                     status)
+        if request.POST.get("mechanics") != context["mechanics"]:
             trigger_client_event(response, "pickers-stale", after="settle")
         return response
 
@@ -281,6 +283,16 @@ def mechanics(document: dict[str, Any]) -> str:
     notes or Pilot edit leaves it alone, and then the pickers need no refresh."""
     relevant = {k: document.get(k) for k in ("pack", "parts", "gear", "condition")}
     return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def picker_fragments(request, context: dict[str, Any], catalogue: Catalogue) -> str:
+    """The pickers' HTML, which depends only on the mechanics (and the page's address): rendered once."""
+    key = f"anvil-picker-html:{context['mechanics']}:{request.path}"
+    html = cache.get(key)
+    if html is None:
+        html = render_fragment(f"{TEMPLATES}/pickers.jinja", pickers(context, catalogue), request)
+        cache.set(key, html, PICKER_CACHE_SECONDS)
+    return html
 
 
 def pickers(context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
