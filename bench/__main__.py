@@ -1,12 +1,15 @@
 """`make bench`: timings as medians, each against a baseline measured in the same run.
 
-Run with `python -m bench`. Uses a throwaway test database, never the app's own.
+Run with `python -m bench`. Uses a throwaway test database, never the app's own; the throughput rows' gunicorn
+serves that same database.
 """
 import os
 import statistics
 import sys
 import time
 from urllib.parse import urlencode
+
+from bench.load import gunicorn, requests_per_second
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "builder.settings")
 os.environ["RATE_LIMITS"] = "0"  # thousands of requests from one client are the point here
@@ -116,6 +119,12 @@ def run() -> int:
           f"document ({fmt(one_line)})")
     squad_bench(catalogue, pack, document, one_line)
     preview_bench(build, catalogue, client)
+    throughput_bench(saved)
+    print("\nGrowth with size: medians, each with its ratio to the smallest size's")
+    anvil_growth(document, catalogue)
+    squad_growth(pack)
+    leader_growth()
+    dice_growth()
     return 0
 
 
@@ -191,6 +200,119 @@ def squad_bench(catalogue, pack, anvil_document, one_line: float) -> None:
     whole = median_time(lambda: render_pdf(squad, "a4", lambda b: "http://127.0.0.1:8000/s/x/"), 3, warmup=1)
     print(f"5. squad PDF (A4): {pages} pages in {fmt(whole)} = {fmt(whole / pages)} a page "
           f"({whole / pages / one_line:.0f}x a one-line WeasyPrint document)")
+
+
+def throughput_bench(saved) -> None:
+    """The 12-Gear Anvil's share page and PDF under gunicorn, against a trivial view served alongside."""
+    if connection.vendor != "sqlite":
+        print("8. throughput under gunicorn: skipped, it serves this run's SQLite test database")
+        return
+    workers, clients, seconds, runs = 4, 8, 2, 5
+    paths = {"view": "/bench/minimal", "share": f"/s/{saved.share_id}/", "pdf": f"/s/{saved.share_id}.pdf"}
+    rates = {key: [] for key in paths}
+    with gunicorn(f"sqlite:///{connection.settings_dict['NAME']}", workers) as port:
+        for path in paths.values():
+            # Fills every worker's caches: a PDF is rendered once in each (Django's cache is per process).
+            requests_per_second(port, path, 1, clients)
+        for _ in range(runs):
+            for key, path in paths.items():
+                rates[key].append(requests_per_second(port, path, seconds, clients))
+    view, share, pdf = (statistics.median(rates[key]) for key in paths)
+    print(f"8. throughput under gunicorn ({workers} workers, DEBUG off, {clients} clients, median of {runs} runs of "
+          f"{seconds} s): a trivial Django view returning 'ok' {view:.0f} requests/s")
+    print(f"   share page of the 12-Gear Anvil            {share:6.0f} requests/s = {share / view:4.0%} of the view's "
+          f"(goal >= 50%)")
+    print(f"   its A4 PDF, asked for again and again      {pdf:6.0f} requests/s = {pdf / view:4.0%} of the view's "
+          f"(goal >= 50%)")
+
+
+def growth_table(title: str, size_heading: str, rows: dict[int, dict[str, float | int]]) -> None:
+    """One line per size: times with their ratio to the smallest size's, counts as they are."""
+    first = next(iter(rows.values()))
+    print(f"   {title}")
+    print(f"   {size_heading:>9}" + "".join(f"  {column:>20}" for column in first))
+    for size, row in rows.items():
+        cells = (f"{fmt(value):>13} {value / first[column]:5.1f}x" if isinstance(value, float) else f"{value:>20}"
+                 for column, value in row.items())
+        print(f"   {size:>9}" + "".join(f"  {cell}" for cell in cells))
+
+
+def anvil_growth(document, catalogue) -> None:
+    from builder import store
+    from catalogue.rulesets.metallurgent import rules
+
+    rows = {}
+    for gear in (0, 6, 12, 24, 48):
+        # Repeats the 12 Gear: illegal past 12, but every document reads (up to 48 are read).
+        sized = {**document, "gear": (document["gear"] * 4)[:gear]}
+        build = rules.parse(sized)
+        rows[gear] = {"validate()": median_time(lambda: rules.validate(build, catalogue), 300),
+                      "store.check()": median_time(lambda: store.check(sized), 300)}
+    growth_table("9. an Anvil by its Gear: validate(), and store.check() (parse, read the pack, validate)", "Gear", rows)
+
+
+def squad_growth(pack) -> None:
+    """Platoons alternate between one saved Anvil with its own Pilot and four conventional units, Anvil first."""
+    from builder import store
+    from catalogue.loader import latest_pack
+
+    pilots_ref = latest_pack("metallurgent", "pilot").ref
+    units_ref = latest_pack("metallurgent", "squad").ref
+    units = [{"unit": k} for k in ("t-72b-mbt", "m60a3-mbt", "bmp-2-ifv", "rifle-squad")]
+    platoons = []
+    for i in range(12):
+        pilot = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "pilot",
+                                          "pack": pilots_ref, "name": f"Pilot {i}", "xp": 40,
+                                          "history": [{"specialise": "guardian"}]}))
+        anvil = store.create(store.check({**pack.examples[i % len(pack.examples)], "name": f"Anvil {i}",
+                                          "pilot": pilot.share_id}))
+        platoons += [{"name": f"Anvil {i}", "members": [{"build": anvil.share_id}]},
+                     {"name": f"Armour {i}", "members": units}]
+    rows = {}
+    for size in (1, 4, 8, 16, 24):
+        document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad", "pack": units_ref,
+                    "name": "Bench Squad", "platoons": platoons[:size]}
+        with CaptureQueriesContext(connection) as queries:
+            store.check(document)
+        rows[size] = {"store.check()": median_time(lambda: store.check(document), 100), "queries": len(queries)}
+    growth_table("10. a squad by its Platoons, every other one a saved Anvil with its Pilot: store.check() "
+                 "(target: queries independent of size)", "Platoons", rows)
+
+
+def leader_growth() -> None:
+    from catalogue.loader import catalogue_for, latest_pack
+    from catalogue.rulesets.darkmetal import rules
+
+    pack = latest_pack("darkmetal")
+    catalogue = catalogue_for(pack)
+    # Splices and Cybers in turn, repeated past the 33 there are, each at the price it costs then.
+    splices = [k for k, c in catalogue.categories.items() if c == "splice"]
+    cybers = [k for k, c in catalogue.categories.items() if c == "cyber"]
+    keys = [k for pair in zip(splices * 2, cybers * 2) for k in pair][:40]
+    splice = cyber = 0
+    bought = []
+    for key in keys:
+        item = catalogue.items[key]
+        bought.append({"item": key, "paid": rules.mes_price(item, splice, cyber)})
+        if catalogue.categories[key] == "splice":
+            splice += item.score
+        else:
+            cyber += item.score
+    rows = {}
+    for size in (0, 10, 20, 40):
+        document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": pack.ref,
+                    "name": "Bench Leader", "modifications": bought[:size]}
+        rows[size] = {"validate()": median_time(lambda: rules.validate(document, catalogue), 300)}
+    growth_table("11. a DARK METAL Leader by its MES purchases: validate() (parses its document too)", "MES", rows)
+
+
+def dice_growth() -> None:
+    from catalogue.rulesets import dice
+
+    rows = {size: {"pool()": median_time(lambda: dice.pool(dice.metallurgent_die(4), size), 100)}
+            for size in (10, 30, 100, 300)}
+    growth_table("12. an exact d6 pool (hits on 4+, 6s count twice) by its dice (target: 300 dice <= 8 ms)", "dice",
+                 rows)
 
 
 if __name__ == "__main__":
