@@ -129,6 +129,8 @@ HARDPOINT_TRUST_FORWARDED_FOR = env_flag("TRUST_X_FORWARDED_FOR", False)
 HARDPOINT_MAX_PRINTED_BUILDS = 32
 # A rendered PDF is kept by (build and linked versions, paper, site address) this long.
 HARDPOINT_PDF_CACHE_SECONDS = 24 * 3600
+# Share pages' build part, by the versions of the build and of the builds it names (builder/kinds/base.py).
+HARDPOINT_SHARE_CACHE_SECONDS = 24 * 3600
 
 # Build documents are a few kilobytes; anything near this is not a build.
 HARDPOINT_MAX_BODY = 256 * 1024

@@ -142,6 +142,20 @@ def links_of(build: Build) -> list[str]:
         return []
 
 
+def link_versions(build: Build, depth: int = 2) -> list[tuple[str, int]]:
+    """(share id, version) of the build and of every saved build it names, `depth` links down: what its check
+    reads, so any edit, deletion or new link among them changes the list. One query per level."""
+    versions = {build.share_id: build.version}
+    level = [build]
+    for _ in range(depth):
+        wanted = {i for b in level for i in links_of(b)} - versions.keys()
+        if not wanted:
+            break
+        level = list(Build.objects.filter(share_id__in=wanted).only("share_id", "version", "document"))
+        versions.update({b.share_id: b.version for b in level})
+    return sorted(versions.items())
+
+
 def create(checked: Checked, forked_from: Build | None = None) -> Build:
     doc = checked.document
     return Build.objects.create(

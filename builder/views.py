@@ -145,7 +145,7 @@ def delete_build(request, token: str):
 
 def share(request, share_id: str):
     build = get_object_or_404(Build, share_id=share_id)
-    return page_for(build.ruleset, build.kind).render_share(request, store.check_saved(build), build)
+    return page_for(build.ruleset, build.kind).render_share(request, build)
 
 
 def share_json(request, share_id: str):

@@ -44,8 +44,12 @@ def reload_packs_after(django_db_blocker):
 
 @pytest.fixture(autouse=True)
 def fresh_catalogue_caches():
-    """A test's transaction rolls back the packs it loaded; the process's caches must not keep them."""
+    """A test's transaction rolls back the packs and builds it saved; no cache may keep them (a later test's
+    build can have the same share id and version, and would be served the other's share page)."""
     yield
+    from django.core.cache import cache
+
     from catalogue.loader import forget
 
     forget()
+    cache.clear()  # the process's own; a cache kept in the database rolls back with the test

@@ -1,6 +1,7 @@
 """Issue 9's causes of server errors, each named: no input gives a 500, and a refused or failed request saves nothing."""
 import json
 import logging
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
@@ -174,7 +175,7 @@ def canary():
 
 
 def test_the_pdf_renderer_fetches_nothing_a_build_names(client, anvil_doc, canary, tmp_path):
-    from builder.pdf import html_to_pdf
+    from builder.pdf import layout
 
     url, hits = canary
     hostile = (f'</p><img src="{url}/img"><style>body {{ background: url({url}/css) }}</style>'
@@ -185,7 +186,7 @@ def test_the_pdf_renderer_fetches_nothing_a_build_names(client, anvil_doc, canar
     share = client.get(f"/s/{build.share_id}/").content.decode()
     assert f'<img src="{url}' not in share and "&lt;img src=" in share
     # Even HTML that does name outside resources (were escaping ever to fail) fetches none of them.
-    html_to_pdf(f'<p>x</p><img src="{url}/direct"><img src="file:///etc/passwd"><div style="background:url({url}/bg)">')
+    layout(f'<p>x</p><img src="{url}/direct"><img src="file:///etc/passwd"><div style="background:url({url}/bg)">')
     assert hits == []
 
 
@@ -231,10 +232,14 @@ def test_debug_is_off_unless_asked_for():
     assert keyless.returncode != 0 and "SECRET_KEY" in keyless.stderr
 
 
-def test_rate_limits_answer_429_with_retry_after(client, anvil_doc, settings):
+def test_rate_limits_answer_429_with_retry_after(client, anvil_doc, settings, monkeypatch):
     from django.core.cache import cache
 
+    from builder import ratelimit
+
     cache.clear()
+    # The limiter's clock stands still mid-window: no minute turns over during the test.
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_800_000_030.0))
     settings.HARDPOINT_RATE_LIMITS = {"write": (3, 60), "preview": (2, 60), "pdf": (1, 60)}
     build = store.create(store.check(anvil_doc))
     assert client.get(f"/s/{build.share_id}.pdf").status_code == 200

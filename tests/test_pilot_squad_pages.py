@@ -244,3 +244,45 @@ def test_a_squads_check_reads_its_linked_builds_in_a_fixed_number_of_queries(van
     with django_assert_max_num_queries(2):  # the Anvils, then their Pilots: one query a level of links
         report = store.check(document).report
     assert report.stats["units"].value == 6
+
+
+# --- share pages, cached by version -------------------------------------------------------------------
+
+def test_share_page_is_checked_and_rendered_once_per_version_of_what_it_shows(client, vanguard, monkeypatch):
+    """The build part is cached by the versions of the build and of the builds it names; an edit of either,
+    or a deleted link, shows at once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    crew = saved("pilot", pack=PILOTS, name="Vesna Orlova", xp=30, history=[{"specialise": "guardian"}])
+    anvil = saved("anvil", **{**vanguard, "pilot": crew.share_id})
+    checks = []
+    real = store.check_saved
+    monkeypatch.setattr(store, "check_saved", lambda build: checks.append(build.share_id) or real(build))
+    url = f"/s/{anvil.share_id}/"
+    assert "Vesna Orlova" in client.get(url).content.decode() and len(checks) == 1
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url).content.decode()
+    assert "Vesna Orlova" in again and len(checks) == 1
+    assert len(queries) <= 4, [q["sql"][:80] for q in queries]  # the build, its links, the session
+    store.update(crew, store.check({**crew.document, "name": "Vesna Kade"}), crew.version)
+    assert "Vesna Kade" in client.get(url).content.decode() and len(checks) == 2
+    store.update(anvil, store.check({**anvil.document, "name": "Renamed Anvil"}), anvil.version)
+    assert "Renamed Anvil" in client.get(url).content.decode() and len(checks) == 3
+    crew.delete()
+    assert "Vesna Kade" not in client.get(url).content.decode() and len(checks) == 4
+
+
+def test_share_page_frame_belongs_to_each_visitor(vanguard, packs):
+    """Cached build part, but each browser gets its own form token and its own Anvils as preview targets."""
+    from django.test import Client
+
+    shared = saved("anvil", **{**vanguard, "name": "Shared Anvil"})
+    mine, theirs = Client(), Client()
+    own = saved("anvil", **{**vanguard, "name": "Only Mine"})
+    mine.get(own.get_absolute_url())  # visiting the edit link keeps it on this browser
+    url = f"/s/{shared.share_id}/"
+    first, second = mine.get(url).content.decode(), theirs.get(url).content.decode()
+    assert "Only Mine" in first and "Only Mine" not in second
+    token = 'name="csrfmiddlewaretoken" value="'
+    assert first.split(token)[1][:20] != second.split(token)[1][:20]

@@ -6,16 +6,21 @@ Generic views call only the methods below.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.shortcuts import render
 from django.template.loader import render_to_string, select_template
+from django.utils.safestring import mark_safe
 from pydantic import BaseModel, ValidationError
 
 from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation
 from catalogue.rulesets.spec import Kind, Ruleset
 
+from .. import store
 from ..charts import qr_data_uri
 
 
@@ -79,16 +84,26 @@ class KindPage:
             return render(request, self.template("workbench"), context, status=status)
         context["workbench_template"] = self.template("workbench")
         if self.previews:
-            context.update(self.preview_context(request, checked, extra.get("build")),
+            context.update(self.preview_context(request, checked.document, extra.get("build")),
                            preview_form_template=self.template("preview_form"))
         return render(request, self.template("page"), context, status=status)
 
-    def render_share(self, request, checked, build):
-        context = {**self.common(checked), **self.share_context(request, checked, build), "build": build}
+    def render_share(self, request, build):
+        """The share page: the build's part rendered once per version of it and of the builds it names (the
+        check and the templates are most of the work), inside a frame that depends on the visitor."""
+        key = "share:" + hashlib.sha256(json.dumps(store.link_versions(build)).encode()).hexdigest()
+        parts = cache.get(key)
+        if parts is None:
+            checked = store.check_saved(build)
+            context = {**self.common(checked), **self.share_context(None, checked, build), "build": build}
+            parts = {name: render_to_string(template, context) for name, template in
+                     (("head", "builder/share_head.html"), ("body", self.template("share")))}
+            cache.set(key, parts, settings.HARDPOINT_SHARE_CACHE_SECONDS)
+        context = {"page": self, "build": build, **{name: mark_safe(html) for name, html in parts.items()}}
         if self.previews:
-            context.update(self.preview_context(request, checked, build), share_only=True,
+            context.update(self.preview_context(request, build.document, build), share_only=True,
                            preview_form_template=self.template("preview_form"))
-        return render(request, self.template("share"), context)
+        return render(request, "builder/share_page.html", context)
 
     # --- printed sheets ------------------------------------------------------------------------
 
@@ -103,9 +118,9 @@ class KindPage:
 
     # --- combat preview ------------------------------------------------------------------------
 
-    def preview_context(self, request, checked, build) -> dict[str, Any]:
+    def preview_context(self, request, document, build) -> dict[str, Any]:
         """The preview form's choices (targets, conditions); the base gives the document for no-JS posts."""
-        return {"document_json": json.dumps(checked.document)}
+        return {"document_json": json.dumps(document)}
 
     def preview_request(self, fields) -> dict[str, Any]:
         """The API's preview request (`target`, `situation`) from the preview form's fields (`preview-` taken off)."""

@@ -132,10 +132,10 @@ class Page(KindPage):
 
     # --- combat preview ------------------------------------------------------------------------
 
-    def preview_context(self, request, checked, build) -> dict[str, Any]:
+    def preview_context(self, request, document, build) -> dict[str, Any]:
         """Targets: the conventional units and this browser's other Anvils."""
         pack = latest_pack(RULESET.key, "squad")
-        return {**super().preview_context(request, checked, build),
+        return {**super().preview_context(request, document, build),
                 "preview_units": catalogue_by_ref(pack.ref).of("conventional_unit") if pack else [],
                 "preview_anvils": [b for b in mine(request, RULESET.key, "anvil") if build is None or b.pk != build.pk],
                 "weathers": engine.Situation.model_fields["weather"].annotation.__args__,
