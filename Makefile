@@ -4,10 +4,15 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1:8000
 WORKERS ?= 3
-# Development targets run with DEBUG on; `make serve` runs as production does.
+# Development targets run with DEBUG on; `make serve` and `make worker` run as production does, with SECRET_KEY
+# from the environment or else from .secret-key (which `make serve` makes once; not committed).
 DEV    := DEBUG=1
+PROD   := SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" DEBUG=0
+# `A $(ALONGSIDE) B` runs A in the background while B runs, and stops A when B stops (Ctrl-C included): how the
+# task worker runs beside the server.
+ALONGSIDE := & trap 'kill $$! 2>/dev/null' EXIT INT TERM;
 
-.PHONY: setup run serve test bench system-deps clean
+.PHONY: setup run serve worker test bench system-deps clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -17,20 +22,26 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 	$(DEV) $(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py createcachetable
 	$(DEV) $(PY) manage.py load_catalogue
 
 run: setup
-	$(DEV) $(PY) manage.py runserver $(HOST)
+	$(DEV) $(PY) manage.py db_worker $(ALONGSIDE) $(DEV) $(PY) manage.py runserver $(HOST)
 
 # gunicorn with several workers, DEBUG off, static files through WhiteNoise, the database from DATABASE_URL.
 # Without SECRET_KEY in the environment a key is made once and kept in .secret-key (not committed).
 serve: $(STAMP)
 	@test -n "$$SECRET_KEY" -o -s .secret-key || (umask 077; $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret-key)
-	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py migrate --noinput
-	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py load_catalogue
-	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" $(PY) manage.py collectstatic --noinput -v 0
-	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" DEBUG=0 $(VENV)/bin/gunicorn builder.wsgi \
+	$(PROD) $(PY) manage.py migrate --noinput
+	$(PROD) $(PY) manage.py createcachetable
+	$(PROD) $(PY) manage.py load_catalogue
+	$(PROD) $(PY) manage.py collectstatic --noinput -v 0
+	$(PROD) $(PY) manage.py db_worker $(ALONGSIDE) $(PROD) $(VENV)/bin/gunicorn builder.wsgi \
 		--bind $(HOST) --workers $(WORKERS) --access-logfile - --error-logfile -
+
+# One more task worker, on this machine or another one with the same settings (DATABASE_URL, SECRET_KEY).
+worker: $(STAMP)
+	$(PROD) $(PY) manage.py db_worker
 
 # Browser tests need Debian's chromium, PDF checks need poppler's pdftotext.
 system-deps:

@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "js_lib_htmx",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "catalogue",
     "builder",
 ]
@@ -117,9 +119,16 @@ WHITENOISE_USE_FINDERS = True
 # Before the first collectstatic there is no STATIC_ROOT yet, and the finders serve everything.
 warnings.filterwarnings("ignore", message="No directory at")
 
-# One cache for the rate limits (and anything else cached): Redis when REDIS_URL is set, shared by every worker.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
-          if os.environ.get("REDIS_URL") else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The cache for the rate limits (and anything else cached): Redis when REDIS_URL is set, shared by every web process.
+# "sheets" holds rendered PDFs and the progress of PDF jobs, which the task worker writes and the web processes
+# read, so it is never per-process: Redis, or else a table in the database (`manage.py createcachetable`).
+redis = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ.get("REDIS_URL")}
+CACHES = {"default": redis if redis["LOCATION"] else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+          "sheets": {**redis, "KEY_PREFIX": "sheets"} if redis["LOCATION"] else
+          {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "hardpoint_sheets"}}
+# Background jobs (big PDFs) queue in the database, so `make run` needs no other service; `manage.py db_worker`
+# runs them, on this machine or any other sharing the database.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Requests per client IP per minute (README); RATE_LIMITS=0 turns them off (the test suite does).
 HARDPOINT_RATE_LIMITS = {"write": (240, 60), "preview": (240, 60), "pdf": (20, 60)} if env_flag("RATE_LIMITS", True) else {}
 # Behind a reverse proxy that sets X-Forwarded-For, the client is the last address it adds.
@@ -127,6 +136,9 @@ HARDPOINT_TRUST_FORWARDED_FOR = env_flag("TRUST_X_FORWARDED_FOR", False)
 
 # A PDF prints a build and the builds it owns, at most this many (about 0.3 s a sheet); the rest are listed.
 HARDPOINT_MAX_PRINTED_BUILDS = 32
+# A PDF of at most this many builds renders in the request (an Anvil and its Pilot, or a small squad): a second or
+# so, less than the round trip through the worker would take. Bigger ones render in the worker, with progress.
+HARDPOINT_INLINE_PDF_BUILDS = 3
 # A rendered PDF is kept by (build and linked versions, paper, site address) this long.
 HARDPOINT_PDF_CACHE_SECONDS = 24 * 3600
 # Share pages' build part, by the versions of the build and of the builds it names (builder/kinds/base.py).

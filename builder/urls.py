@@ -23,6 +23,7 @@ urlpatterns = [
     path("s/<str:share_id>/", views.share, name="build-share"),
     path("s/<str:share_id>.json", views.share_json, name="build-json"),
     path("s/<str:share_id>.pdf", views.share_pdf, name="build-pdf"),
+    path("s/<str:share_id>/pdf-progress", views.share_pdf_progress, name="build-pdf-progress"),
     path("s/<str:share_id>/copy", views.fork, name="build-fork"),
     path("preview/<slug:ruleset>/<slug:kind>/", preview.panel, name="preview"),
     path("catalogue/", include("catalogue.urls")),

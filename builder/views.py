@@ -20,10 +20,10 @@ from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError
 
-from . import forms, store
+from . import forms, store, tasks
 from .kinds import PAGES, page_for
 from .models import Build
-from .pdf import cached_pdf
+from .pdf import Sheet
 from .session import forget, keep, mine
 
 
@@ -157,14 +157,43 @@ def share_json(request, share_id: str):
 
 
 def share_pdf(request, share_id: str):
+    """The PDF, from the sheets cache or rendered now; one of many builds renders in the worker meanwhile, and
+    this answers with a page that follows it (a failed one is queued again when the page's link asks)."""
+    sheet = _sheet(request, share_id)
+    if sheet is None:
+        return HttpResponse(NO_SUCH_PAPER, status=400, content_type="text/plain")
+    pdf = sheet.cached()
+    if pdf is None and sheet.total <= settings.HARDPOINT_INLINE_PDF_BUILDS:
+        pdf = sheet.render()
+    if pdf is None:
+        progress = tasks.start(sheet, retry="retry" in request.GET)
+        return render(request, "builder/pdf_progress.html", {"sheet": sheet, "progress": progress},
+                      status=202 if progress.under_way else 200)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{_filename(sheet.build)}.pdf"'
+    return response
+
+
+def share_pdf_progress(request, share_id: str):
+    """The part of the progress page that asks again every second; once the PDF is ready it sends the browser there."""
+    sheet = _sheet(request, share_id)
+    if sheet is None:
+        return HttpResponse(NO_SUCH_PAPER, status=400, content_type="text/plain")
+    progress = tasks.progress(sheet)
+    response = render(request, "builder/pdf_progress_part.html", {"sheet": sheet, "progress": progress})
+    if progress.ready and request.htmx:
+        response["HX-Redirect"] = f"{reverse('build-pdf', args=[share_id])}?paper={sheet.paper}"
+    return response
+
+
+NO_SUCH_PAPER = "paper must be a4 or letter"
+
+
+def _sheet(request, share_id: str) -> Sheet | None:
+    """The sheet a PDF link asks for (404 for no such build), or None for a paper we do not print on."""
     build = get_object_or_404(Build, share_id=share_id)
     paper = request.GET.get("paper", "a4")
-    if paper not in ("a4", "letter"):
-        return HttpResponse("paper must be a4 or letter", status=400, content_type="text/plain")
-    pdf = cached_pdf(build, paper, lambda b: request.build_absolute_uri(b.share_url()))
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{_filename(build)}.pdf"'
-    return response
+    return Sheet(build, paper, f"{request.scheme}://{request.get_host()}") if paper in ("a4", "letter") else None
 
 
 def _filename(build: Build) -> str:

@@ -451,3 +451,19 @@ def test_a_slow_answer_to_an_earlier_change_never_wins(page, monkeypatch):
     expect(page.locator("#part-left_arm")).to_have_value(fast)
     name = page.locator(f'#part-left_arm option[value="{fast}"]').inner_text().split(" — ")[0].lstrip("⚠ ")
     expect(page.locator("#mount-left_arm h3")).to_contain_text(name)
+
+
+def test_a_big_pdf_shows_its_progress_then_opens(page):
+    """A squad PDF of more builds than a request renders: the page waits for the worker, then the PDF arrives."""
+    from tests.test_pdf_jobs import run_worker, save_squad
+
+    squad = save_squad(4)
+    page.goto(f"/s/{squad.share_id}.pdf")
+    expect(page.locator("#pdf-progress")).to_contain_text("Laid out 0 of 5 builds")
+    expect(page.locator("#pdf-progress")).to_contain_text("Waiting for a worker")
+    expect(page.get_by_role("link", name="Check again")).to_be_hidden()  # the page asks by itself
+    shot(page, "pdf-progress")
+    with page.expect_response(lambda r: r.headers.get("content-type") == "application/pdf") as response:
+        run_worker()  # meanwhile the page keeps asking, and once the PDF is ready it goes there
+    assert response.value.status == 200 and 'filename="Big-Squad.pdf"' in response.value.headers["content-disposition"]
+    expect(page).to_have_url(re.compile(rf"/s/{squad.share_id}\.pdf\?paper=a4$"))  # chromium's PDF viewer

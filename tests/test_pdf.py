@@ -88,14 +88,11 @@ def test_unknown_share_id_is_404(client, packs):
 
 
 def test_a_pdf_is_rendered_once_per_version_of_what_it_prints(client, packs, monkeypatch):
-    from django.core.cache import cache
-
     from builder import pdf as pdf_module
 
-    cache.clear()
     renders = []
-    real = pdf_module.html_to_pdf
-    monkeypatch.setattr(pdf_module, "html_to_pdf", lambda html: renders.append(1) or real(html))
+    real = pdf_module.render_pdf
+    monkeypatch.setattr(pdf_module, "render_pdf", lambda *args: renders.append(1) or real(*args))
     crew = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "pilot",
                                      "pack": pack_ref("metallurgent", "pilot"), "name": "Crew"}))
     anvil = store.create(store.check({**latest_pack("metallurgent").examples[0], "pilot": crew.share_id}))
@@ -105,4 +102,3 @@ def test_a_pdf_is_rendered_once_per_version_of_what_it_prints(client, packs, mon
     assert client.get(url + "?paper=letter").status_code == 200 and len(renders) == 2
     store.update(crew, store.check({**crew.document, "name": "Crew, renamed"}), crew.version)  # a linked edit
     assert client.get(url).content != first and len(renders) == 3
-    cache.clear()
