@@ -19,6 +19,8 @@ def forget(request, build: Build) -> None:
 def mine(request, ruleset: str | None = None, kind: str | None = None) -> list[Build]:
     """This browser's builds, newest first; of one ruleset and kind when given."""
     tokens = request.session.get("builds", [])
+    if not tokens:
+        return []  # most visitors of a share link: no query
     builds = Build.objects.filter(edit_token__in=tokens)
     if ruleset:
         builds = builds.filter(ruleset=ruleset)
