@@ -29,9 +29,11 @@ class Sheet:
     def __init__(self, build: Build, paper: str, origin: str):
         self.build, self.paper, self.origin = build, paper, origin
         self.printed = printed_builds(build)
-        named = {i for b in self.printed for i in store.links_of(b)} | {b.share_id for b in self.printed}
-        versions = sorted(Build.objects.filter(share_id__in=named).values_list("share_id", "version"))
-        fingerprint = hashlib.sha256(json.dumps([paper, origin, versions]).encode()).hexdigest()
+        versions = {b.share_id: b.version for b in self.printed}
+        named = {i for b in self.printed for i in store.links_of(b)} - versions.keys()
+        if named:  # builds it names but does not print (a squad's opponent): their versions too
+            versions.update(Build.objects.filter(share_id__in=named).values_list("share_id", "version"))
+        fingerprint = hashlib.sha256(json.dumps([paper, origin, sorted(versions.items())]).encode()).hexdigest()
         self.key = f"pdf:{build.share_id}:{fingerprint}"
         self.total = min(len(self.printed), settings.HARDPOINT_MAX_PRINTED_BUILDS)  # builds laid out in it
 
@@ -39,12 +41,18 @@ class Sheet:
         return self.origin + build.share_url()
 
     def cached(self) -> bytes | None:
-        return caches["sheets"].get(self.key)
+        pdf = caches["recent-pdfs"].get(self.key)
+        if pdf is None:
+            pdf = caches["sheets"].get(self.key)
+            if pdf is not None:
+                caches["recent-pdfs"].set(self.key, pdf, settings.HARDPOINT_PDF_CACHE_SECONDS)
+        return pdf
 
     def render(self, progress: Callable[[int], None] | None = None) -> bytes:
         """Renders the PDF and keeps it; `progress` is told how many builds are laid out after each one."""
         pdf = render_pdf(self.build, self.paper, self.url_for, self.printed, progress)
-        caches["sheets"].set(self.key, pdf, settings.HARDPOINT_PDF_CACHE_SECONDS)
+        for alias in ("sheets", "recent-pdfs"):
+            caches[alias].set(self.key, pdf, settings.HARDPOINT_PDF_CACHE_SECONDS)
         return pdf
 
 

@@ -16,6 +16,10 @@ def forget(request, build: Build) -> None:
     request.session["builds"] = [t for t in request.session.get("builds", []) if t != build.edit_token]
 
 
+def has_builds(request) -> bool:
+    return bool(request.session.get("builds"))
+
+
 def mine(request, ruleset: str | None = None, kind: str | None = None) -> list[Build]:
     """This browser's builds, newest first; of one ruleset and kind when given."""
     tokens = request.session.get("builds", [])

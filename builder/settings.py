@@ -125,7 +125,12 @@ warnings.filterwarnings("ignore", message="No directory at")
 redis = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ.get("REDIS_URL")}
 CACHES = {"default": redis if redis["LOCATION"] else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
           "sheets": {**redis, "KEY_PREFIX": "sheets"} if redis["LOCATION"] else
-          {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "hardpoint_sheets"}}
+          {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "hardpoint_sheets",
+           "OPTIONS": {"MAX_ENTRIES": 2000}},
+          # The PDFs this process served last, in its memory: a PDF's key names its content, so a copy here is
+          # never stale, and a repeat costs no round trip to the shared cache.
+          "recent-pdfs": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "recent-pdfs",
+                          "OPTIONS": {"MAX_ENTRIES": 16}}}
 # Background jobs (big PDFs) queue in the database, so `make run` needs no other service; `manage.py db_worker`
 # runs them, on this machine or any other sharing the database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

@@ -88,6 +88,10 @@ def test_unknown_share_id_is_404(client, packs):
 
 
 def test_a_pdf_is_rendered_once_per_version_of_what_it_prints(client, packs, monkeypatch):
+    from django.core.cache import caches
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     from builder import pdf as pdf_module
 
     renders = []
@@ -98,6 +102,10 @@ def test_a_pdf_is_rendered_once_per_version_of_what_it_prints(client, packs, mon
     anvil = store.create(store.check({**latest_pack("metallurgent").examples[0], "pilot": crew.share_id}))
     url = f"/s/{anvil.share_id}.pdf"
     first = client.get(url).content
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).content == first and len(renders) == 1
+    assert len(queries) == 2, [q["sql"][:60] for q in queries]  # the Anvil, its Pilot: the PDF from memory
+    caches["recent-pdfs"].clear()  # another process: the shared cache has it
     assert client.get(url).content == first and len(renders) == 1
     assert client.get(url + "?paper=letter").status_code == 200 and len(renders) == 2
     store.update(crew, store.check({**crew.document, "name": "Crew, renamed"}), crew.version)  # a linked edit

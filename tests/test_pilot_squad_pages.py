@@ -286,3 +286,22 @@ def test_share_page_frame_belongs_to_each_visitor(vanguard, packs):
     assert "Only Mine" in first and "Only Mine" not in second
     token = 'name="csrfmiddlewaretoken" value="'
     assert first.split(token)[1][:20] != second.split(token)[1][:20]
+
+
+def test_share_page_kept_whole_for_visitors_without_builds_still_gives_each_a_working_token(vanguard, packs):
+    from django.test import Client
+
+    from builder.kinds.base import token_stand_in
+
+    shared = saved("anvil", **{**vanguard, "name": "Shared Anvil"})
+    url = f"/s/{shared.share_id}/"
+    Client().get(url)  # the first visitor's page is the one kept
+    visitor = Client(enforce_csrf_checks=True)
+    html = visitor.get(url).content.decode()
+    assert token_stand_in() not in html and "Shared Anvil" in html
+    token = html.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert f'"X-CSRFToken": "{token}"' in html
+    copied = visitor.post(f"/s/{shared.share_id}/copy", {"csrfmiddlewaretoken": token})
+    assert copied.status_code == 302 and Build.objects.filter(forked_from=shared).count() == 1
+    refused = Client(enforce_csrf_checks=True).post(f"/s/{shared.share_id}/copy", {"csrfmiddlewaretoken": token})
+    assert refused.status_code == 403  # a token works only with its own browser's cookie

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache as once
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.contrib.messages import get_messages
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string, select_template
+from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 from pydantic import BaseModel, ValidationError
 
@@ -22,6 +27,7 @@ from catalogue.rulesets.spec import Kind, Ruleset
 
 from .. import store
 from ..charts import qr_data_uri
+from ..session import has_builds
 
 
 class KindPage:
@@ -90,8 +96,20 @@ class KindPage:
 
     def render_share(self, request, build):
         """The share page: the build's part rendered once per version of it and of the builds it names (the
-        check and the templates are most of the work), inside a frame that depends on the visitor."""
+        check and the templates are most of the work), inside a frame that depends on the visitor.
+
+        A visitor with no builds on this browser and no messages waiting sees the frame every such visitor sees,
+        but for the form token: then the whole page is kept, with a stand-in for the token."""
         key = "share:" + hashlib.sha256(json.dumps(store.link_versions(build)).encode()).hexdigest()
+        if has_builds(request) or len(get_messages(request)):
+            return self.share_page(request, build, key)
+        html = cache.get(f"{key}:page")
+        if html is None:
+            html = self.share_page(request, build, key, csrf_token=token_stand_in()).content.decode()
+            cache.set(f"{key}:page", html, settings.HARDPOINT_SHARE_CACHE_SECONDS)
+        return HttpResponse(html.replace(token_stand_in(), get_token(request)))
+
+    def share_page(self, request, build, key: str, **extra):
         parts = cache.get(key)
         if parts is None:
             checked = store.check_saved(build)
@@ -99,7 +117,7 @@ class KindPage:
             parts = {name: render_to_string(template, context) for name, template in
                      (("head", "builder/share_head.html"), ("body", self.template("share")))}
             cache.set(key, parts, settings.HARDPOINT_SHARE_CACHE_SECONDS)
-        context = {"page": self, "build": build, **{name: mark_safe(html) for name, html in parts.items()}}
+        context = {"page": self, "build": build, **{name: mark_safe(html) for name, html in parts.items()}, **extra}
         if self.previews:
             context.update(self.preview_context(request, build.document, build), share_only=True,
                            preview_form_template=self.template("preview_form"))
@@ -129,6 +147,13 @@ class KindPage:
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
         """The preview as JSON-ready data; each attack may carry `distribution` and `hit_from` for its chart."""
         raise BuildError([{"path": "attacker", "message": f"{self.kind.label} builds have no combat preview"}])
+
+
+@once
+def token_stand_in() -> str:
+    """Stands for the form token in a kept share page: the same in every process of a site (the secret key's),
+    and no text a visitor could guess and type into a build."""
+    return salted_hmac("hardpoint.share-page", "form-token").hexdigest()
 
 
 def situation_of(model: type[BaseModel], request: dict[str, Any]) -> Any:
