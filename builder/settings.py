@@ -144,6 +144,8 @@ HARDPOINT_MAX_PRINTED_BUILDS = 32
 # A PDF of at most this many builds renders in the request (an Anvil and its Pilot, or a small squad): a second or
 # so, less than the round trip through the worker would take. Bigger ones render in the worker, with progress.
 HARDPOINT_INLINE_PDF_BUILDS = 3
+# A PDF job still running after this long lost its worker (32 builds take under a minute): it may be retried.
+HARDPOINT_PDF_JOB_STALLED_SECONDS = 600
 # A rendered PDF is kept by (build and linked versions, paper, site address) this long.
 HARDPOINT_PDF_CACHE_SECONDS = 24 * 3600
 # Share pages' build part, by the versions of the build and of the builds it names (builder/kinds/base.py).

@@ -35,11 +35,18 @@ class Progress:
 
     @property
     def under_way(self) -> bool:
-        return self.job is not None and self.job.status in (TaskResultStatus.READY, TaskResultStatus.RUNNING)
+        return (self.job is not None and self.job.status in (TaskResultStatus.READY, TaskResultStatus.RUNNING)
+                and not self.stalled)
+
+    @property
+    def stalled(self) -> bool:
+        """Running far longer than any sheet takes: its worker died (the queue still says running)."""
+        return (self.job is not None and self.job.status == TaskResultStatus.RUNNING and self.job.started_at is not None
+                and (timezone.now() - self.job.started_at).total_seconds() > settings.HARDPOINT_PDF_JOB_STALLED_SECONDS)
 
     @property
     def failed(self) -> bool:
-        return self.job is not None and self.job.status == TaskResultStatus.FAILED
+        return self.job is not None and (self.job.status == TaskResultStatus.FAILED or self.stalled)
 
     @property
     def waited(self) -> int:

@@ -139,3 +139,15 @@ def test_a_small_sheet_renders_in_the_request(client, packs):
 def test_the_progress_part_refuses_bad_input(client, squad):
     assert client.get(f"/s/{squad.share_id}/pdf-progress?paper=a3").status_code == 400
     assert client.get("/s/nope/pdf-progress").status_code == 404
+
+
+def test_a_job_whose_worker_died_can_be_tried_again(client, squad):
+    pdf_url, progress_url = urls(squad)
+    client.get(pdf_url)
+    DBTaskResult.objects.update(status="RUNNING", started_at=timezone.now() - timedelta(minutes=5))
+    assert "hx-get" in poll(client, progress_url).content.decode()  # five minutes: still under way
+    DBTaskResult.objects.update(started_at=timezone.now() - timedelta(minutes=20))
+    stalled = " ".join(poll(client, progress_url).content.decode().split())
+    assert "stopped answering 20 minutes ago" in stalled and "hx-get" not in stalled
+    assert client.get(pdf_url).status_code == 200 and DBTaskResult.objects.count() == 1  # only when asked
+    assert client.get(pdf_url + "&retry=1").status_code == 202 and DBTaskResult.objects.count() == 2
