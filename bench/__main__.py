@@ -288,15 +288,7 @@ def leader_growth() -> None:
     splices = [k for k, c in catalogue.categories.items() if c == "splice"]
     cybers = [k for k, c in catalogue.categories.items() if c == "cyber"]
     keys = [k for pair in zip(splices * 2, cybers * 2) for k in pair][:40]
-    splice = cyber = 0
-    bought = []
-    for key in keys:
-        item = catalogue.items[key]
-        bought.append({"item": key, "paid": rules.mes_price(item, splice, cyber)})
-        if catalogue.categories[key] == "splice":
-            splice += item.score
-        else:
-            cyber += item.score
+    bought = rules.priced_in_order(catalogue, keys)
     rows = {}
     for size in (0, 10, 20, 40):
         document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": pack.ref,

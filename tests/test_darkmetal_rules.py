@@ -32,16 +32,7 @@ def codes(report, severity="error"):
 
 def mods(catalogue, *keys):
     """Purchases in order, each at the price it costs then (so only the rule under test can fail)."""
-    splice = cyber = 0
-    bought = []
-    for key in keys:
-        item = catalogue.items[key]
-        bought.append({"item": key, "paid": rules.mes_price(item, splice, cyber)})
-        if catalogue.categories[key] == "splice":
-            splice += item.score
-        else:
-            cyber += item.score
-    return bought
+    return rules.priced_in_order(catalogue, keys)
 
 
 def trait(report, key):

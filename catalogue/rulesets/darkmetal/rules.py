@@ -255,6 +255,20 @@ def mes_price(mod, splice: int, cyber: int) -> int:
     return mod.cost * 2 * (splice + cyber) if splice >= 1 else mod.cost
 
 
+def priced_in_order(catalogue, keys) -> list[dict]:
+    """Purchases of these MES in this order, each at the price it costs at that point (DM-R22, DM-R27)."""
+    splice = cyber = 0
+    bought = []
+    for key in keys:
+        item = catalogue.items[key]
+        bought.append({"item": key, "paid": mes_price(item, splice, cyber)})
+        if isinstance(item, Cyber):
+            cyber += item.score
+        else:
+            splice += item.score
+    return bought
+
+
 def apply_effects(mod, sheet: Sheet) -> None:
     """Add an MES's effects; under Sys armour its bonuses are negated but drawbacks stay (A-28)."""
     effects = mod.effects
