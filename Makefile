@@ -22,7 +22,6 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 	$(DEV) $(PY) manage.py migrate --noinput
-	$(DEV) $(PY) manage.py createcachetable
 	$(DEV) $(PY) manage.py load_catalogue
 
 run: setup
@@ -33,7 +32,6 @@ run: setup
 serve: $(STAMP)
 	@test -n "$$SECRET_KEY" -o -s .secret-key || (umask 077; $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret-key)
 	$(PROD) $(PY) manage.py migrate --noinput
-	$(PROD) $(PY) manage.py createcachetable
 	$(PROD) $(PY) manage.py load_catalogue
 	$(PROD) $(PY) manage.py collectstatic --noinput -v 0
 	$(PROD) $(PY) manage.py db_worker $(ALONGSIDE) $(PROD) $(VENV)/bin/gunicorn builder.wsgi \

@@ -46,7 +46,8 @@ def new_context(browser, live_server, catalogue):
     made: list[BrowserContext] = []
 
     def make(**options) -> BrowserContext:
-        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900}, **options)
+        context = browser.new_context(**{"base_url": live_server.url, "viewport": {"width": 1280, "height": 900},
+                                         **options})
         context.set_default_timeout(TIMEOUT_MS)
         context.add_init_script(COUNT_HTMX_REQUESTS)
         made.append(context)

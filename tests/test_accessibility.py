@@ -1,0 +1,73 @@
+"""Every kind of page, in chromium: axe-core finds no serious or critical WCAG 2.2 AA violation, and nothing
+is wider than a 390 px phone."""
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from builder import store
+from catalogue.loader import latest_pack
+from builder.kinds import page_for
+from catalogue.rulesets import ACTIVE
+from tests.refs import pack_ref
+from tests.test_browser import browser, catalogue, new_context, shot  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
+           "resultTypes": ["violations"]}
+
+
+@pytest.fixture
+def every_page(catalogue) -> dict[str, str]:
+    """A URL for each kind of page: home, catalogue, every builder empty and filled, every share page."""
+    urls = {"home": "/", "catalogue": "/catalogue/"}
+    for ruleset in ACTIVE.values():
+        urls[f"catalogue {ruleset.key}"] = f"/catalogue/{ruleset.key}/"
+        for kind in ruleset.kinds:
+            new = f"/new/{ruleset.key}/{kind.key}/"
+            urls[f"new {ruleset.key} {kind.key}"] = new
+            pack = latest_pack(ruleset.key, kind.key)
+            examples = [i for i, e in enumerate(pack.examples) if ruleset.kind_of(e) is kind]
+            if examples:
+                urls[f"example {ruleset.key} {kind.key}"] = f"{new}?example={examples[0]}"
+            document = dict(pack.examples[examples[0]]) if examples else page_for(ruleset.key, kind.key).blank(pack.ref)
+            saved = store.create(store.check(document))
+            urls[f"share {ruleset.key} {kind.key}"] = saved.share_url()
+            urls[f"edit {ruleset.key} {kind.key}"] = saved.get_absolute_url()
+    anvil = store.create(store.check(dict(latest_pack("metallurgent").examples[0])))
+    squad = store.create(store.check({
+        "format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad", "pack": pack_ref("metallurgent", "squad"),
+        "name": "Filled Squad", "platoons": [{"name": "Lance", "members": [{"build": anvil.share_id}]},
+                                             {"name": "Armour", "members": [{"unit": "t-72b-mbt"}, {"unit": "bmp-2-ifv"}]}]}))
+    urls["share metallurgent squad, filled"] = squad.share_url()
+    urls["edit metallurgent squad, filled"] = squad.get_absolute_url()
+    return urls
+
+
+def test_no_serious_accessibility_violations_on_any_page(new_context, every_page):
+    page = new_context().new_page()
+    axe = Axe()
+    found = {}
+    for name, url in every_page.items():
+        page.goto(url)
+        results = axe.run(page, options=WCAG_AA)
+        serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        if serious:
+            found[name] = [(v["id"], len(v["nodes"]), [(n["target"], n["failureSummary"][:200]) for n in v["nodes"][:3]])
+                           for v in serious]
+    assert not found, "\n".join(f"{name} ({every_page[name]}): {v}" for name, vs in found.items() for v in vs)
+
+
+def test_no_page_is_wider_than_a_phone(new_context, every_page):
+    page = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    wide = {}
+    for name, url in every_page.items():
+        page.goto(url)
+        shot(page, f"phone-{name.replace(' ', '-')}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[name] = (width, page.evaluate("""() => [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > 391 && !e.closest('.scroll'))
+                .slice(0, 4).map(e => e.tagName + '.' + e.className + '#' + e.id)"""))
+    assert not wide, wide
