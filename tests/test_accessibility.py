@@ -51,12 +51,23 @@ def test_no_serious_accessibility_violations_on_any_page(new_context, every_page
     found = {}
     for name, url in every_page.items():
         page.goto(url)
+        assert page.locator("h1").count() == 1, f"{name}: one h1 per page"
+        assert page.locator("a.skip").get_attribute("href") == "#main", name
         results = axe.run(page, options=WCAG_AA)
         serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         if serious:
             found[name] = [(v["id"], len(v["nodes"]), [(n["target"], n["failureSummary"][:200]) for n in v["nodes"][:3]])
                            for v in serious]
     assert not found, "\n".join(f"{name} ({every_page[name]}): {v}" for name, vs in found.items() for v in vs)
+
+
+def test_the_skip_link_is_the_first_stop_and_moves_to_the_content(new_context, every_page):
+    page = new_context().new_page()
+    page.goto(every_page["example metallurgent anvil"])
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
 
 
 def test_no_page_is_wider_than_a_phone(new_context, every_page):
