@@ -138,3 +138,12 @@ def test_dice_command(capsys):
     assert json.loads(capsys.readouterr().out) == {"distribution": {"0": 0.65, "1": 0.35}}
     call_command("dice", "darkmetal", "--pool", "1", "--target", "6")
     assert json.loads(capsys.readouterr().out) == {"distribution": {"-1": 0.1, "0": 0.4, "1": 0.5}}
+
+
+def test_preview_panel_says_never_and_labels_weather_in_words(client, vanguard):
+    """Out of reach reads "never", not "0%"; weather options read as words, not joined keys."""
+    form = {"attacker": json.dumps(vanguard), "preview-target": "unit:t-72b-mbt", "preview-range": "99"}
+    html = client.post("/preview/metallurgent/anvil/", form, HTTP_HX_REQUEST="true").content.decode()
+    assert ">0%<" not in html and "out of range" in html
+    page = client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    assert ">Winds, heavy</option>" in page and "Windsheavy" not in page

@@ -138,7 +138,9 @@ class Page(KindPage):
         return {**super().preview_context(request, document, build),
                 "preview_units": catalogue_by_ref(pack.ref).of("conventional_unit") if pack else [],
                 "preview_anvils": [b for b in mine(request, RULESET.key, "anvil") if build is None or b.pk != build.pk],
-                "weathers": engine.Situation.model_fields["weather"].annotation.__args__,
+                # "winds_heavy" reads "Winds, heavy"
+                "weathers": [(w, w.replace("_", ", ").capitalize())
+                             for w in engine.Situation.model_fields["weather"].annotation.__args__],
                 "times": list(engine.OCCLUSION)}
 
     def preview_request(self, fields) -> dict[str, Any]:
