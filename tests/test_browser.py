@@ -468,3 +468,12 @@ def test_a_big_pdf_shows_its_progress_then_opens(page):
         run_worker()  # meanwhile the page keeps asking, and once the PDF is ready it goes there
     assert response.value.status == 200 and 'filename="Big-Squad.pdf"' in response.value.headers["content-disposition"]
     expect(page).to_have_url(re.compile(rf"/s/{squad.share_id}\.pdf\?paper=a4$"))  # chromium's PDF viewer
+
+
+def test_the_tab_title_follows_the_name(page):
+    """A rename is a value edit (live fragments) and a save swaps the workbench: both retitle the tab."""
+    page.goto(NEW_ANVIL + "?example=0")
+    edit(page, lambda: page.fill('input[name="name"]', "Ironbark") or page.locator('input[name="name"]').blur(), 1)
+    expect(page).to_have_title("Ironbark · Hardpoint")
+    swap(page, lambda: page.get_by_role("button", name="Save").first.click())
+    expect(page).to_have_title("Ironbark · Hardpoint")
