@@ -138,6 +138,16 @@ def test_squad_search_adds_by_name_and_says_when_nothing_matches(client, packs):
     assert "Nothing matches" in missing.content.decode()
 
 
+def test_squad_search_takes_part_of_a_name_and_lists_the_several_it_could_mean(client, packs):
+    from tests.html_forms import read_form
+
+    found = client.post(NEW_SQUAD, squad_form([[]], **{"add-0": "t-72"}))
+    values, _ = read_form(found.content.decode())
+    assert values["platoon-0-member-0"] == ["unit:t-72b-mbt"]
+    several = client.post(NEW_SQUAD, squad_form([[]], **{"add-0": "tank"})).content.decode()
+    assert "“tank” matches" in several and "T-72B main battle tank" in several and "platoon-0-member-0" not in several
+
+
 def test_squad_platoon_actions(client, packs):
     form = squad_form([["unit:rifle-squad"], ["unit:t-72b-mbt"]])
     moved_up = client.post(NEW_SQUAD, {**form, "action": "up:1"}).context["document"]["platoons"]

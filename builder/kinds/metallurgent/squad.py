@@ -33,11 +33,14 @@ class Page(KindPage):
                              "members": members, "moves": moves})
             wanted = post.get(f"add-{i}", "").strip()
             if wanted:
-                member = find(wanted, catalogue, anvils)
-                if member is None and notices is not None:
-                    notices.append(f"Nothing matches “{wanted[:60]}”: pick from the list or paste a share link.")
-                elif member is not None:
+                member, several = find(wanted, catalogue, anvils)
+                if member is not None:
                     members.append(member)
+                elif notices is not None and several:
+                    notices.append(f"“{wanted[:60]}” matches {len(several)}: {', '.join(several[:6])}"
+                                   f"{'…' if len(several) > 6 else ''}. Type more of the name, or pick from the list.")
+                elif notices is not None:
+                    notices.append(f"Nothing matches “{wanted[:60]}”: pick from the list or paste a share link.")
         # Moving a unit to another Platoon (a select per unit).
         for i, platoon in enumerate(platoons):
             for member, target in list(zip(platoon["members"], platoon.pop("moves"))):
@@ -98,22 +101,26 @@ def _member(value: str, path: str) -> dict[str, str]:
         raise forms.problem(path, f"{value[:40]!r} is not a squad member")
     return {kind: ref}
 
-def find(text: str, catalogue: Catalogue, anvils) -> dict[str, str] | None:
-    """What a search box entry names: a datalist choice, a unit's name or key, an Anvil's name or share link."""
+def find(text: str, catalogue: Catalogue, anvils) -> tuple[dict[str, str] | None, list[str]]:
+    """What a search box entry names (a datalist choice, a unit's name or key, an Anvil's name or share link,
+    or the one unit or Anvil whose name holds the text), else the names of the several it could mean."""
     text = text.strip()
     if "#" in text:  # datalist values end in "#<share id>" or "#unit:<key>"
         token = text.rsplit("#", 1)[1]
-        return {"unit": token[5:]} if token.startswith("unit:") else {"build": token}
-    lowered = text.lower()
-    for unit in catalogue.of("conventional_unit"):
-        if lowered in (unit.key, unit.name.lower()):
-            return {"unit": unit.key}
-    for build in anvils:
-        if lowered == build.name.lower():
-            return {"build": build.share_id}
+        return ({"unit": token[5:]} if token.startswith("unit:") else {"build": token}), []
     if "/s/" in text:
-        return {"build": forms.share_id(text, "add")}
-    return None
+        return {"build": forms.share_id(text, "add")}, []
+    lowered = text.lower()
+    named = [({"unit": u.key}, u.name, (u.key, u.name.lower())) for u in catalogue.of("conventional_unit")]
+    named += [({"build": b.share_id}, b.name, (b.name.lower(),)) for b in anvils]
+    exact = [member for member, _, keys in named if lowered in keys]
+    if exact:
+        return exact[0], []
+    partial = [(member, name) for member, name, keys in named if any(lowered in key for key in keys)]
+    if len(partial) == 1:
+        return partial[0][0], []
+    return None, [name for _, name in partial]
+
 
 def context(checked) -> dict[str, Any]:
     report = checked.report
