@@ -172,7 +172,7 @@ def test_save_and_share_then_copy_in_another_browser(page, new_context):
     page.wait_for_url(EDIT_URL)
     token = edit_token(page)
     expect(page.locator("ul.messages")).to_contain_text("Saved")
-    share_link = page.locator('#workbench a.linkbox[href^="/s/"]')
+    share_link = page.locator('#links a.open-share')
     expect(share_link).to_have_count(1)
     share_path = share_link.get_attribute("href")
     assert re.fullmatch(r"/s/[^/]+/", share_path), share_path
@@ -215,7 +215,7 @@ def test_builder_works_without_javascript(new_context):
     expect(page.locator("ul.messages")).to_contain_text("Saved")
     expect(page.locator("#part-mobility_base")).to_have_value("zephyr-hover")
     expect(mobility_issue(page)).to_be_visible()
-    expect(page.locator('#workbench a.linkbox[href^="/s/"]')).to_have_count(1)
+    expect(page.locator('#links a.open-share')).to_have_count(1)
 
 
 def test_pickers_explain_illegal_choices(page):
@@ -346,7 +346,7 @@ def test_pilot_skill_off_spec_into_anvil_into_squad_shared(page, new_context):
     edit(page, lambda: (page.fill("#add-1", "T-72B main battle tank"), page.press("#add-1", "Tab")), 1)
     expect(page.locator("#platoon-1")).to_contain_text("T-72B main battle tank")
     page.get_by_role("button", name="Save and get links").click()  # saving a new build navigates
-    share = page.locator("a.linkbox").first.get_attribute("href")
+    share = page.locator("#links a.open-share").get_attribute("href")
     token = EDIT_URL.search(page.url).group(1)
 
     friend = new_context().new_page()
@@ -392,7 +392,7 @@ def test_dark_metal_leader_over_budget_fixed_then_allies_and_share(page, new_con
     expect(page.locator("#legal-badge")).to_have_text("legal")
     page.get_by_role("button", name="Save and get links").click()
     expect(page).to_have_url(EDIT_URL)
-    share = page.locator("a.linkbox").first.get_attribute("href")
+    share = page.locator("#links a.open-share").get_attribute("href")
     token = EDIT_URL.search(page.url).group(1)
 
     friend = new_context().new_page()
@@ -471,9 +471,37 @@ def test_a_big_pdf_shows_its_progress_then_opens(page):
 
 
 def test_the_tab_title_follows_the_name(page):
-    """A rename is a value edit (live fragments) and a save swaps the workbench: both retitle the tab."""
+    """A rename is a value edit (live fragments) and a save of a saved build swaps the workbench: both retitle."""
+    def rename(name: str) -> None:
+        field = page.locator('input[name="name"]')
+        edit(page, lambda: (field.fill(name), field.press("Tab")), 1)
+
     page.goto(NEW_ANVIL + "?example=0")
-    edit(page, lambda: page.fill('input[name="name"]', "Ironbark") or page.locator('input[name="name"]').blur(), 1)
+    rename("Ironbark")
     expect(page).to_have_title("Ironbark · Hardpoint")
-    swap(page, lambda: page.get_by_role("button", name="Save").first.click())
-    expect(page).to_have_title("Ironbark · Hardpoint")
+    page.get_by_role("button", name="Save and get links").click()
+    page.wait_for_url(EDIT_URL)
+    rename("Ironbark II")
+    swap(page, lambda: page.get_by_role("button", name="Save", exact=True).click())
+    expect(page.locator("#badges")).to_contain_text("saved · v2")
+    expect(page).to_have_title("Ironbark II · Hardpoint")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}])
+def test_after_saving_the_links_are_above_the_fold_and_copy(new_context, viewport):
+    context = new_context(viewport=viewport)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(NEW_ANVIL + "?example=0")
+    page.get_by_role("button", name="Save and get links").click()
+    page.wait_for_url(EDIT_URL)
+    share = page.locator("#share-link")
+    box = share.bounding_box()
+    assert box["y"] + box["height"] <= viewport["height"], box  # no scrolling to find it
+    assert share.input_value().endswith(page.locator("#links a.open-share").get_attribute("href"))
+    page.locator('[data-copy="share-link"]').click()
+    expect(page.locator("#links .copy-status")).to_have_text("Share link copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == share.input_value()
+    expect(page.locator("#links .badge.private")).to_be_visible()
+    assert page.locator("#edit-link").input_value() == page.url
+    shot(page, f"links-{viewport['width']}")

@@ -5,3 +5,20 @@ document.addEventListener("submit", (event) => {
   const message = event.target.dataset.confirm;
   if (message && !window.confirm(message)) event.preventDefault();
 });
+
+// Copy buttons beside the links: the field's text to the clipboard, said aloud through the status line.
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-copy]");
+  if (!button) return;
+  const field = document.getElementById(button.dataset.copy);
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch {
+    document.execCommand("copy");  // older browsers, and pages not served over HTTPS
+  }
+  const label = field.labels[0].firstChild.textContent.trim();
+  button.closest(".links").querySelector(".copy-status").textContent = `${label} copied.`;
+  button.textContent = "Copied ✓";
+  setTimeout(() => { button.textContent = "Copy"; }, 2000);
+});
