@@ -131,7 +131,7 @@ PARTS = {  # a legal Anvil from the starter pack: 24 ST with a rifle, 30 ST with
 
 def test_build_from_scratch_then_overload_without_reload(page):
     page.goto(NEW_ANVIL)
-    expect(page.locator("#legal-badge")).to_contain_text("illegal")
+    expect(page.locator("#legal-badge")).to_have_text("incomplete · 7 to fit")  # in progress, not illegal
 
     for slot, key in PARTS.items():
         choose(page, f"#part-{slot}", key)

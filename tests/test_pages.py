@@ -294,3 +294,26 @@ def test_picker_html_is_cached_by_mechanics_and_address(client, example, monkeyp
     elsewhere = client.post(saved.get_absolute_url(), {**ask, "version": ["1"]}, HTTP_HX_REQUEST="true")
     elsewhere = elsewhere.content.decode()
     assert f'hx-post="{saved.get_absolute_url()}"' in elsewhere and len(rendered) == 3
+
+
+def test_m_r01_a_new_anvil_is_incomplete_not_illegal_until_saved(client, packs):
+    """Parts not chosen yet read as work to do on a build in progress; once saved they are broken rules."""
+    from tests.html_forms import read_form
+
+    html = client.get("/new/metallurgent/anvil/").content.decode()
+    assert "Incomplete: 7 parts to fit" in html and "incomplete · 7 to fit" in html and "Not legal" not in html
+    assert html.count('class="issue error todo"') == 7
+    values, _ = read_form(html)
+    live = client.post("/new/metallurgent/anvil/", {**values, "view": ["live"]}, HTTP_HX_REQUEST="true")
+    assert "Incomplete: 7 parts to fit" in live.content.decode()
+    saved = client.post("/new/metallurgent/anvil/", {**values, "action": ["save"]}, follow=True).content.decode()
+    assert "Not legal: 7 rules broken" in saved and 'class="issue error todo"' not in saved
+
+
+def test_m_r01_a_missing_part_beside_a_broken_rule_names_both(example):
+    from builder import store
+    from builder.kinds import page_for
+
+    overloaded = store.check({**example, "parts": {**example["parts"], "fcs": None}, "gear": example["gear"] * 4})
+    context = page_for("metallurgent", "anvil").common(overloaded)
+    assert context["unfitted"] == 1 and context["broken"] and all(i.code != "M-R01" for i in context["broken"])

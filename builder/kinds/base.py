@@ -33,6 +33,8 @@ from ..session import has_builds
 class KindPage:
     # Whether the kind has a combat preview: then `preview` and `preview_request` are overridden.
     previews = False
+    # Rule codes that only say a required part is not chosen yet (see `common`).
+    to_fit: tuple[str, ...] = ()
 
     def __init__(self, ruleset: Ruleset, kind: Kind):
         self.ruleset, self.kind = ruleset, kind
@@ -70,11 +72,16 @@ class KindPage:
         """The id of the element on the builder page that an issue at `path` belongs to ("" for none)."""
         return ""
 
-    def common(self, checked) -> dict[str, Any]:
+    def common(self, checked, build=None) -> dict[str, Any]:
+        """What every page of a build shows. A build never saved is in progress: its `to_fit` errors (a part not
+        chosen yet) read as work to do, not as broken rules, until it is saved."""
         document, report = checked.document, checked.report
+        to_fit = set(self.to_fit) if build is None else set()
         return {"page": self, "document": document, "report": report, "stats": report.stats, "meters": report.meters,
                 "pack": checked.catalogue, "subtitle": self.describe(document),
-                "issue_links": [{"issue": i, "anchor": self.anchor(i.path)} for i in report.issues]}
+                "issue_links": [{"issue": i, "anchor": self.anchor(i.path)} for i in report.issues],
+                "to_fit": to_fit, "unfitted": sum(i.code in to_fit for i in report.errors),
+                "broken": [i for i in report.errors if i.code not in to_fit]}
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
         """What the builder shows beyond `common`."""
@@ -85,7 +92,8 @@ class KindPage:
 
     def render(self, request, checked, status: int = 200, **extra):
         """The builder: the whole page, or for htmx the workbench it swaps."""
-        context = {**self.common(checked), **self.context(request, checked, extra.get("build")), **extra}
+        context = {**self.common(checked, extra.get("build")), **self.context(request, checked, extra.get("build")),
+                   **extra}
         if request.htmx:
             return render(request, self.template("workbench"), context, status=status)
         context["workbench_template"] = self.template("workbench")
@@ -113,7 +121,7 @@ class KindPage:
         parts = cache.get(key)
         if parts is None:
             checked = store.check_saved(build)
-            context = {**self.common(checked), **self.share_context(None, checked, build), "build": build}
+            context = {**self.common(checked, build), **self.share_context(None, checked, build), "build": build}
             parts = {name: render_to_string(template, context) for name, template in
                      (("head", "builder/share_head.html"), ("body", self.template("share")))}
             cache.set(key, parts, settings.HARDPOINT_SHARE_CACHE_SECONDS)
@@ -130,7 +138,7 @@ class KindPage:
 
     def sheet_sections(self, build, checked, share_url: str) -> list[str]:
         """The HTML of this build's printed pages (builds it owns print after it, see builder.pdf)."""
-        context = {**self.common(checked), **self.sheet_context(checked, build), "build": build,
+        context = {**self.common(checked, build), **self.sheet_context(checked, build), "build": build,
                    "share_url": share_url, "qr": qr_data_uri(share_url)}
         return [render_to_string(self.template("sheet"), context)]
 

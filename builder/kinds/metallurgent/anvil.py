@@ -56,6 +56,7 @@ FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_fla
 
 class Page(KindPage):
     previews = True
+    to_fit = ("M-R01",)  # a Component or the FCS not chosen yet
 
     def describe(self, document: dict[str, Any]) -> str:
         return (document.get("task") or "").capitalize()
@@ -108,8 +109,8 @@ class Page(KindPage):
         context = live(checked.document, checked.catalogue, checked.report)
         if view == "pickers":
             return HttpResponse(picker_fragments(request, context, checked.catalogue), status=status)
-        response = fragment_response(request, f"{TEMPLATES}/live.jinja", {**self.common(checked), **context, **extra},
-                                     status)
+        response = fragment_response(request, f"{TEMPLATES}/live.jinja",
+                                     {**self.common(checked, extra.get("build")), **context, **extra}, status)
         if request.POST.get("mechanics") != context["mechanics"]:
             trigger_client_event(response, "pickers-stale", after="settle")
         return response
