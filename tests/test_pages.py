@@ -317,3 +317,18 @@ def test_m_r01_a_missing_part_beside_a_broken_rule_names_both(example):
     overloaded = store.check({**example, "parts": {**example["parts"], "fcs": None}, "gear": example["gear"] * 4})
     context = page_for("metallurgent", "anvil").common(overloaded)
     assert context["unfitted"] == 1 and context["broken"] and all(i.code != "M-R01" for i in context["broken"])
+
+
+def test_m_r11_m_r14_show_with_the_gear_of_their_mount_not_under_the_part(client, example):
+    """Too much Gear on an Arm is a Gear problem: it shows in that mount's Gear section, and the verdict links there."""
+    from builder import store
+
+    arm_gear = [g for g in example["gear"] if g["mount"] == "left_arm"] or [{**example["gear"][0], "mount": "left_arm"}]
+    overloaded = {**example, "gear": example["gear"] + arm_gear * 6}
+    build = store.create(store.check(overloaded))
+    assert {"M-R11", "M-R14"} & {i.code for i in store.check(overloaded).report.errors}
+    html = client.get(build.get_absolute_url()).content.decode()
+    mount, part = _element(html, "meters-left_arm"), _element(html, "issues-left_arm")
+    assert 'data-code="M-R11"' in mount or 'data-code="M-R14"' in mount
+    assert 'data-code="M-R11"' not in part and 'data-code="M-R14"' not in part
+    assert 'href="#mount-left_arm"' in html

@@ -50,6 +50,8 @@ MAX_FORM_GEAR = 48
 MAX_BOXES = 60  # tick boxes a sheet row shows
 PICKER_CACHE_SECONDS = 3600
 TEMPLATES = "builder/metallurgent/anvil"
+# Rules about the Gear a Component carries (Hardpoints, Strength): shown with that mount's Gear, not the part.
+ON_MOUNT = ("M-R11", "M-R14")
 FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_flanking", "target_low",
          "attacker_flanking")
 
@@ -60,6 +62,13 @@ class Page(KindPage):
 
     def describe(self, document: dict[str, Any]) -> str:
         return (document.get("task") or "").capitalize()
+
+    def common(self, checked, build=None) -> dict[str, Any]:
+        context = super().common(checked, build)
+        for link in context["issue_links"]:
+            if link["issue"].code in ON_MOUNT:
+                link["anchor"] = f"mount-{link['issue'].path}"
+        return context
 
     def anchor(self, path: str) -> str:
         if path.startswith("gear[") and path.endswith("]"):
@@ -257,7 +266,8 @@ def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict
     arcs = report.detail.get("arcs", {})
     shown_paths = set(SLOTS)
     # Core and Arms host Gear, so changing them reshapes the Gear section: a structural edit.
-    slots = [{"slot": slot, "label": SLOT_LABELS[slot], "part": anvil.parts[slot], "issues": report.issues_at(slot),
+    slots = [{"slot": slot, "label": SLOT_LABELS[slot], "part": anvil.parts[slot],
+              "issues": [i for i in report.issues_at(slot) if i.code not in ON_MOUNT],
               "structural": slot in MOUNTS, "condition": anvil.condition.get(slot, "intact")} for slot in SLOTS]
     mounts = []
     for mount in MOUNTS:
@@ -271,7 +281,8 @@ def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict
                          "takes_ammo": isinstance(g.item, Weapon) and g.item.reserve > 0})
         mounts.append({"mount": mount, "label": SLOT_LABELS[mount], "part": part, "rows": rows,
                        "hosts_gear": part is not None and "hardpoints" in part.__dict__,
-                       "hardpoints": meters.get(f"{mount}_hardpoints"), "strength": meters.get(f"{mount}_strength")})
+                       "hardpoints": meters.get(f"{mount}_hardpoints"), "strength": meters.get(f"{mount}_strength"),
+                       "issues": [i for i in report.issues_at(mount) if i.code in ON_MOUNT]})
     return {
         "document": document, "slots": slots, "mounts": mounts, "report": report, "anvil": anvil,
         "other_issues": [i for i in report.issues if i.path not in shown_paths],
