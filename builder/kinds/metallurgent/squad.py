@@ -19,7 +19,7 @@ MAX_MEMBERS = 8
 
 class Page(KindPage):
     def blank(self, pack_ref: str) -> dict[str, Any]:
-        return {**super().blank(pack_ref), "platoons": [{"name": "1st Platoon", "members": []}]}
+        return {**super().blank(pack_ref), "platoons": [{"name": "Platoon 1", "members": []}]}
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:

@@ -62,7 +62,7 @@ def resolve_member(path: str, member, catalogue: Catalogue, linked: dict[str, Li
         unit = catalogue.items[member.unit]
         return Unit(path, unit.name, "unit", slot_cost(len(unit.components)), unit.initiative,
                     commander=unit.commander, ref=member.unit,
-                    detail=f"{unit.unit_type.replace('_', ' ')} · {len(unit.components)} Components · DV {unit.defence}")
+                    detail=f"{unit.unit_type.replace('_', ' ')} · {len(unit.components)} Component{'s' if len(unit.components) != 1 else ''} · DV {unit.defence}")
     link = linked.get(member.build)
     if link is None:
         report.add("HP-LINK", "error", path,
