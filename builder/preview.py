@@ -22,13 +22,15 @@ def panel(request, ruleset: str, kind: str):
     page = page_for(ruleset, kind)
     if not page.previews:
         raise Http404("This kind of build has no combat preview")
+    context = {"page": page, "results_template": page.template("preview"),
+               "follows_build": bool(request.POST.get("pack"))}  # the builder's form came along
     try:
         fields = {name[len(FIELD_PREFIX):]: value for name, value in request.POST.items() if name.startswith(FIELD_PREFIX)}
         result = run(page, attacker(request, page), page.preview_request(fields))
     except BuildError as error:
-        return render(request, page.template("preview"), {"problems": error.problems}, status=422)
-    template = page.template("preview") if request.htmx else "builder/preview_page.html"
-    return render(request, template, {"result": result, "page": page, "results_template": page.template("preview")})
+        return render(request, "builder/preview_results.html", {**context, "problems": error.problems}, status=422)
+    template = "builder/preview_results.html" if request.htmx else "builder/preview_page.html"
+    return render(request, template, {**context, "result": result})
 
 
 def attacker(request, page: KindPage):

@@ -368,6 +368,9 @@ def test_combat_preview_panel_updates_without_reload(page):
     first = results.locator("td.p-hit").first.inner_text()
     edit(page, lambda: page.get_by_label("Flanking", exact=True).check(), 1)  # +1 Target Number
     expect(results.locator("td.p-hit").first).not_to_have_text(first)
+    name = page.locator('input[name="name"]')
+    edit(page, lambda: (name.fill("Renamed Hailwall"), name.press("Tab")), 2)  # the edit, then the preview again
+    expect(results).to_contain_text("Renamed Hailwall")
     assert page.evaluate("window.__marker") == 1
     shot(page, "preview")
 

@@ -239,7 +239,8 @@ def test_pickers_refresh_only_when_the_mechanics_change(client, example):
     assert values["mechanics"][0]
     live = {**values, "view": ["live"]}
     renamed = client.post("/new/metallurgent/anvil/", {**live, "name": ["Renamed"]}, HTTP_HX_REQUEST="true")
-    assert renamed.status_code == 200 and "HX-Trigger-After-Settle" not in renamed
+    assert renamed.status_code == 200 and "pickers-stale" not in renamed.get("HX-Trigger-After-Settle", "")
+    assert "build-changed" in renamed["HX-Trigger-After-Settle"]  # a preview on show runs again
     regeared = client.post("/new/metallurgent/anvil/", {**live, "gear-0-active": []}, HTTP_HX_REQUEST="true")
     assert "pickers-stale" in regeared["HX-Trigger-After-Settle"]
     refreshed = client.post("/new/metallurgent/anvil/", {**values, "view": ["pickers"]}, HTTP_HX_REQUEST="true")

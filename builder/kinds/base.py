@@ -20,6 +20,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string, select_template
 from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
+from django_htmx.http import trigger_client_event
 from pydantic import BaseModel, ValidationError
 
 from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation
@@ -95,7 +96,7 @@ class KindPage:
         context = {**self.common(checked, extra.get("build")), **self.context(request, checked, extra.get("build")),
                    **extra}
         if request.htmx:
-            return render(request, self.template("workbench"), context, status=status)
+            return build_changed(render(request, self.template("workbench"), context, status=status))
         context["workbench_template"] = self.template("workbench")
         if self.previews:
             context.update(self.preview_context(request, checked.document, extra.get("build")),
@@ -155,6 +156,12 @@ class KindPage:
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
         """The preview as JSON-ready data; each attack may carry `distribution` and `hit_from` for its chart."""
         raise BuildError([{"path": "attacker", "message": f"{self.kind.label} builds have no combat preview"}])
+
+
+def build_changed(response):
+    """Tells the page the build it shows changed (its combat preview runs again)."""
+    trigger_client_event(response, "build-changed", after="settle")
+    return response
 
 
 @once

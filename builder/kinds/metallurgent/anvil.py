@@ -41,7 +41,7 @@ from ... import forms, store
 from ...fragments import fragment_response, render_fragment
 from ...models import Build
 from ...session import mine
-from ..base import KindPage, situation_of
+from ..base import KindPage, build_changed, situation_of
 
 MOUNTS = ("core", "left_arm", "right_arm")
 TASKS = ("vanguard", "sniper", "recon", "defender", "artillerist", "commander")
@@ -122,7 +122,7 @@ class Page(KindPage):
                                      {**self.common(checked, extra.get("build")), **context, **extra}, status)
         if request.POST.get("mechanics") != context["mechanics"]:
             trigger_client_event(response, "pickers-stale", after="settle")
-        return response
+        return build_changed(response)
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
         context = workbench(checked.document, checked.catalogue, checked.report)
