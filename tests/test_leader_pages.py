@@ -67,7 +67,7 @@ def test_hiring_and_dismissing_allies(client, packs):
 def test_save_share_and_pdf_with_ally_sheets(client, packs, tmp_path):
     data = form(**{"trait-com": "4", "ally-count": "2", "ally-0-name": "Ash", "ally-0-template": "standard-infantry",
                    "ally-0-paid": "rep", "ally-0-deployed": "on", "ally-1-name": "Doc", "ally-1-template": "rookie-medic",
-                   "ally-1-paid": "arp", "ally-1-deployed": "on", "action": "save"})
+                   "ally-1-paid": "arp", "ally-1-deployed": "on", "ally-0-weapon-1": "heavy-rifle", "action": "save"})
     response = client.post(NEW, data)
     build = Build.objects.get()
     assert response["Location"] == f"/b/{build.edit_token}/" and build.ruleset == "darkmetal" and build.legal
@@ -78,7 +78,12 @@ def test_save_share_and_pdf_with_ally_sheets(client, packs, tmp_path):
     text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
     pages = text.split("\f")
     assert "DARK METAL Squad Leader" in pages[0] and "TRAITS" in pages[0]
-    assert any("ally of Moroc" in p and "Ash" in p for p in pages) and any("ally of Moroc" in p and "Doc" in p for p in pages)
+    # The allies share one sheet (a card each), with their gear by name and its profile, never by key.
+    allies = [p for p in pages if "Allies of Moroc" in p]
+    assert len(allies) == 1 and "ASH" in allies[0] and "DOC" in allies[0]  # card headings print in capitals
+    rifle = Build.objects.get().document["allies"][0]["weapons"]
+    assert rifle == ["heavy-rifle"] and "heavy-rifle" not in text and "heavy-rifle" not in share
+    assert "Heavy Rifle" in allies[0] and "Pierce" in allies[0]
     assert build.edit_token not in text
 
 

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.darkmetal import preview as engine
 from catalogue.rulesets.darkmetal import rules
-from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber
+from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, Weapon
 
 from ... import forms
 from ..base import KindPage, situation_of
@@ -44,11 +44,12 @@ class Page(KindPage):
         return context(checked)
 
     def sheet_sections(self, build, checked, share_url: str) -> list[str]:
-        """The Leader's sheet, then one sheet for each ally."""
+        """The Leader's sheet, then the allies' sheet: a card each, as many to a page as fit."""
         sections = super().sheet_sections(build, checked, share_url)
         allies = context(checked)["allies"]
-        return sections + [render_to_string(self.template("ally_sheet"), {"ally": ally, "build": build})
-                           for ally in allies]
+        if not allies:
+            return sections
+        return sections + [render_to_string(self.template("ally_sheet"), {"allies": allies, "build": build})]
 
     def sheet_context(self, checked, build) -> dict[str, Any]:
         context_ = context(checked)
@@ -218,6 +219,9 @@ def context(checked) -> dict[str, Any]:
         gear += items[ally["armor"]].cost if ally.get("armor") else 0
         refund = f"{arp + -(-gear // rules.ARP_TO_REP)} ARP" if ally["paid_with"] == "arp" else f"{rep + gear} Rep"
         allies.append({**ally, "index": i, "template_item": template, "hire_rep": rep, "hire_arp": arp, "refund": refund,
+                       "weapon_items": [items[k] for k in ally["weapons"]], "item_items": [items[k] for k in ally["items"]],
+                       "armor_item": items.get(ally.get("armor") or ""),
+                       "bhp_boxes": range(template.bhp), "ahp_boxes": range(template.ahp or 0),
                        "weapon_choices": _ally_weapons(template, catalogue),
                        "issues": report.issues_at(f"allies[{i}]")})
     return {
@@ -228,6 +232,9 @@ def context(checked) -> dict[str, Any]:
         "armors": catalogue.of("armor"), "armor": items.get((document.get("armor") or {}).get("item", "")),
         "mods": mods, "mes_options": mes_options, "attach": attach, "attach_options": catalogue.of("attach_weapon"),
         "body": body, "hands": hands,
+        # Every hand-held or carried weapon, for the profiles table of the share page and sheet.
+        "weapons": [w for w in hands + [items[p["item"]] for p in document.get("backpack", [])]
+                    if isinstance(w, Weapon)],
         "hand_options": [w for w in catalogue.of("weapon") if w.carry in ("1H", "2H", "palm", "gripper")],
         "backpack": [{"index": i, "item": items[p["item"]], "campaign": p["campaign"]}
                      for i, p in enumerate(document.get("backpack", []))],
