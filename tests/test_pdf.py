@@ -1,4 +1,5 @@
 """The printable Anvil sheet, checked as text with pdftotext and for page size and breaks."""
+import re
 import subprocess
 
 import pytest
@@ -43,6 +44,8 @@ def test_sheet_has_every_component_gear_and_summary(client, saved, tmp_path):
         assert expected in text, expected
     assert f"/s/{build.share_id}/" in "".join(text.split())  # printed under the QR code, wrapped
     assert "◀ 32 ST" in text  # the active breakpoint is marked
+    # Each of the six Components has its AP boxes and its Damage Step track to tick at the table.
+    assert text.count("Damage Steps") == 6 and len(re.findall(r"Damaged\s+Degraded\s+Disabled", text)) == 6
 
 
 def test_sheet_never_contains_the_edit_token(client, saved, tmp_path):

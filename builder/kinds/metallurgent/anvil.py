@@ -138,6 +138,7 @@ class Page(KindPage):
     def sheet_context(self, checked, build) -> dict[str, Any]:
         context = self.share_context(None, checked, build)
         context["trackers"] = trackers(context)
+        context["printing"] = True  # the Components get their damage boxes
         return context
 
     # --- combat preview ------------------------------------------------------------------------
@@ -435,5 +436,7 @@ def component_sheet(anvil: Anvil) -> list[dict[str, Any]]:
         if slot == "mobility_base":
             note = f"{'Striding' if part.striding else 'Driving'} · " + ", ".join(CHASSIS_ABILITIES[part.chassis])
         rows.append({"slot": slot, "label": SLOT_LABELS[slot], "part": part, "stats": stats, "note": note,
-                     "location": number if slot != "fcs" else None, "condition": anvil.condition.get(slot)})
+                     "location": number if slot != "fcs" else None, "condition": anvil.condition.get(slot),
+                     # tick boxes for the table: its AP, which refill at each Damage Step (L1792)
+                     "ap_boxes": range(min(field_or(part, "ap", 0), MAX_BOXES))})
     return rows
