@@ -39,8 +39,11 @@ def browse(request, ruleset: str):
     if pack is None:
         raise Http404("No such pack")
     catalogue = catalogue_for(pack)
+    query = request.GET.get("q", "").strip()[:80]
     rows, columns = [], []
     for item in catalogue.of(category):
+        if query.lower() not in f"{item.name} {getattr(item, 'description', '')}".lower():
+            continue
         flat = spec.flatten(item.model_dump(mode="json"))
         for column in flat:
             if column not in HIDDEN_COLUMNS and column not in columns:
@@ -63,5 +66,5 @@ def browse(request, ruleset: str):
                      "sort": ("-" if field == c and not descending else "") + c,
                      "active": field == c, "descending": descending} for c in columns],
         "name_sort": "-name" if field == "name" and not descending else "name",
-        "rows": rows, "sort_field": field,
+        "rows": rows, "sort_field": field, "query": query,
     })

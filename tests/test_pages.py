@@ -333,3 +333,11 @@ def test_m_r11_m_r14_show_with_the_gear_of_their_mount_not_under_the_part(client
     assert 'data-code="M-R11"' in mount or 'data-code="M-R14"' in mount
     assert 'data-code="M-R11"' not in part and 'data-code="M-R14"' not in part
     assert 'href="#mount-left_arm"' in html
+
+
+def test_catalogue_search_finds_by_name_and_keeps_the_query_while_sorting(client, packs):
+    html = client.get("/catalogue/metallurgent/?category=core&q=nimbus").content.decode()
+    assert "Nimbus Line Core" in html and html.count("<tr><td><strong>") == 1
+    assert "&amp;q=nimbus" in html.split("<thead>")[1].split("</thead>")[0]  # sorting keeps the search
+    none = client.get("/catalogue/metallurgent/?category=core&q=%3Cscript%3E").content.decode()
+    assert "Nothing here matches “&lt;script&gt;”" in none and "<script>" not in none.split("<main")[1]
