@@ -508,3 +508,27 @@ def test_after_saving_the_links_are_above_the_fold_and_copy(new_context, viewpor
     expect(page.locator("#links .badge.private")).to_be_visible()
     assert page.locator("#edit-link").input_value() == page.url
     shot(page, f"links-{viewport['width']}")
+
+
+def test_leaving_with_unsaved_changes_asks_first_and_saving_does_not(page):
+    page.goto(NEW_ANVIL + "?example=0")
+    field = page.locator('input[name="name"]')
+    edit(page, lambda: (field.fill("Unsaved Anvil"), field.press("Tab")), 1)
+    expect(page.locator(".badge.dirty")).to_be_visible()
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    page.close(run_before_unload=True)
+    page.wait_for_timeout(500)
+    assert asked == ["beforeunload"]
+
+
+def test_saving_leaves_without_asking(page):
+    page.goto(NEW_ANVIL + "?example=0")
+    field = page.locator('input[name="name"]')
+    edit(page, lambda: (field.fill("Saved Anvil"), field.press("Tab")), 1)
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
+    page.get_by_role("button", name="Save and get links").click()
+    page.wait_for_url(EDIT_URL)
+    expect(page.locator(".badge.dirty")).to_have_count(0)
+    assert asked == []

@@ -22,3 +22,14 @@ document.addEventListener("click", async (event) => {
   button.textContent = "Copied ✓";
   setTimeout(() => { button.textContent = "Copy"; }, 2000);
 });
+
+// Leaving a builder with unsaved changes (the "unsaved changes" badge is showing) asks first; saving does not.
+let saving = false;
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[name=action]");
+  if (button && button.value.startsWith("save")) saving = true;
+});
+document.addEventListener("htmx:afterRequest", () => { saving = false; });
+window.addEventListener("beforeunload", (event) => {
+  if (!saving && document.querySelector(".badge.dirty")) event.preventDefault();
+});
