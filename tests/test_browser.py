@@ -532,3 +532,27 @@ def test_saving_leaves_without_asking(page):
     page.wait_for_url(EDIT_URL)
     expect(page.locator(".badge.dirty")).to_have_count(0)
     assert asked == []
+
+
+def test_the_part_chooser_filters_compares_and_fits(page):
+    page.goto(NEW_ANVIL + "?example=0")
+    chooser = page.locator("#chooser-generator")
+    before = page.evaluate("window.__htmx.settled")
+    chooser.locator("summary").click()
+    page.wait_for_function("n => window.__htmx.settled > n && window.__htmx.pending === 0", arg=before)
+    table = chooser.locator("table.chooser-table")
+    expect(table.locator("tr.fitted")).to_contain_text("Updraft Gas Turbine")
+    rows = table.locator("tbody tr")
+    total = rows.count()
+    assert total > 2
+    page.fill("#chooser-filter-generator", "turbine")
+    visible = table.locator("tbody tr:not([hidden])")
+    assert 0 < visible.count() < total and all("turbine" in t.lower() for t in visible.all_inner_texts())
+    assert page.evaluate("window.__htmx.pending") == 0  # filtering posts nothing
+    page.fill("#chooser-filter-generator", "")
+    candidate = table.locator("tbody tr:not(.fitted) button[data-fit]").first
+    key = candidate.get_attribute("value")
+    edit(page, lambda: candidate.click(), 2)  # a value edit: live fragments, then the pickers
+    expect(page.locator("#part-generator")).to_have_value(key)
+    expect(chooser).not_to_have_attribute("open", "")
+    shot(page, "chooser")

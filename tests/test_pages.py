@@ -341,3 +341,22 @@ def test_catalogue_search_finds_by_name_and_keeps_the_query_while_sorting(client
     assert "&amp;q=nimbus" in html.split("<thead>")[1].split("</thead>")[0]  # sorting keeps the search
     none = client.get("/catalogue/metallurgent/?category=core&q=%3Cscript%3E").content.decode()
     assert "Nothing here matches “&lt;script&gt;”" in none and "<script>" not in none.split("<main")[1]
+
+
+def test_the_part_chooser_compares_every_part_that_fits_with_the_fitted_one(client, example):
+    from tests.html_forms import read_form
+
+    values, _ = read_form(client.get("/new/metallurgent/anvil/?example=0").content.decode())
+    ask = {**values, "view": ["chooser"], "chooser": ["generator"]}
+    html = client.post("/new/metallurgent/anvil/", ask, HTTP_HX_REQUEST="true").content.decode()
+    generators = [k for k, c in packs_categories(example).items() if c == "generator"]
+    assert html.count('data-fit="part-generator"') == len(generators) - 1  # every one but the fitted
+    assert 'class="fitted"' in html and "Updraft Gas Turbine" in html and 'class="diff"' in html
+    refused = client.post("/new/metallurgent/anvil/", {**ask, "chooser": ["wings"]}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422 and "chooser" in refused.content.decode()
+
+
+def packs_categories(document):
+    from catalogue.loader import catalogue_by_ref
+
+    return catalogue_by_ref(document["pack"]).categories

@@ -33,3 +33,25 @@ document.addEventListener("htmx:afterRequest", () => { saving = false; });
 window.addEventListener("beforeunload", (event) => {
   if (!saving && document.querySelector(".badge.dirty")) event.preventDefault();
 });
+
+// Part choosers: typing filters the table's rows; Fit sets the slot's own select, which then posts as any edit.
+document.addEventListener("input", (event) => {
+  const filter = event.target.closest("[data-filter]");
+  if (!filter) return;
+  const words = filter.value.toLowerCase();
+  for (const row of document.getElementById(filter.dataset.filter).tBodies[0].rows) {
+    row.hidden = !row.textContent.toLowerCase().includes(words);
+  }
+});
+document.addEventListener("change", (event) => {
+  if (event.target.matches("[data-filter]")) event.stopPropagation();  // a filter is not an edit of the build
+}, true);
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-fit]");
+  if (!button) return;
+  const select = document.getElementById(button.dataset.fit);
+  select.value = button.value;
+  button.closest("details").open = false;
+  select.dispatchEvent(new Event("change", {bubbles: true}));
+  select.focus();
+});

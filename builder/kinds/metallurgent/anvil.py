@@ -113,11 +113,18 @@ class Page(KindPage):
     def render(self, request, checked, status: int = 200, **extra):
         """htmx value edits get `view=live` and are told to refresh the pickers (`view=pickers`)."""
         view = request.POST.get("view") if request.htmx and request.method == "POST" else None
-        if view not in ("live", "pickers"):
+        if view not in ("live", "pickers", "chooser"):
             return super().render(request, checked, status, **extra)
         context = live(checked.document, checked.catalogue, checked.report)
         if view == "pickers":
             return HttpResponse(picker_fragments(request, context, checked.catalogue), status=status)
+        if view == "chooser":
+            slot = request.POST.get("chooser")
+            if slot not in SLOTS:
+                return HttpResponse(f"chooser: name a slot, one of {', '.join(SLOTS)}", status=422,
+                                    content_type="text/plain")
+            return fragment_response(request, f"{TEMPLATES}/chooser.jinja",
+                                     chooser(slot, pickers(context, checked.catalogue), checked.catalogue), status)
         response = fragment_response(request, f"{TEMPLATES}/live.jinja",
                                      {**self.common(checked, extra.get("build")), **context, **extra}, status)
         if request.POST.get("mechanics") != context["mechanics"]:
@@ -298,6 +305,30 @@ def mechanics(document: dict[str, Any]) -> str:
     notes or Pilot edit leaves it alone, and then the pickers need no refresh."""
     relevant = {k: document.get(k) for k in ("pack", "parts", "gear", "condition")}
     return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def chooser(slot: str, context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
+    """Every part that fits a slot as a row of its stats, each beside the fitted part's (+/−), with the rule it
+    would break: the table a player compares in before choosing."""
+    current = next(s["part"] for s in context["slots"] if s["slot"] == slot)
+    mine = RULESET.flatten(current.model_dump(mode="json", exclude=SHEET_SKIPS)) if current else {}
+    rows, columns = [], []
+    for option in next(s["options"] for s in context["slots"] if s["slot"] == slot):
+        item = catalogue.items[option["key"]]
+        flat = RULESET.flatten(item.model_dump(mode="json", exclude=SHEET_SKIPS))
+        columns += [c for c in flat if c not in columns]
+        rows.append({"item": item, "flat": flat, "reason": option["reason"], "fitted": item is current})
+    for row in rows:
+        row["cells"] = [_compared(c, row["flat"].get(c), mine.get(c)) for c in columns]
+    return {"slot": slot, "label": SLOT_LABELS[slot], "rows": rows,
+            "columns": [RULESET.stat_label(c) for c in columns], "current": current}
+
+
+def _compared(column: str, value: Any, fitted: Any) -> dict[str, Any]:
+    """A stat as shown, and how it differs from the fitted part's (numbers only)."""
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (value, fitted))
+    difference = value - fitted if numbers else 0
+    return {"shown": RULESET.display_value(column, value), "difference": f"{difference:+g}" if difference else ""}
 
 
 def picker_fragments(request, context: dict[str, Any], catalogue: Catalogue) -> str:
