@@ -55,3 +55,50 @@ document.addEventListener("click", (event) => {
   select.dispatchEvent(new Event("change", {bubbles: true}));
   select.focus();
 });
+
+// Undo and redo in every builder: the form's earlier states, kept in this tab. Each settled answer that changed
+// the form is one step; undoing posts an earlier state, and the server draws the workbench from it.
+const IGNORED = ["csrfmiddlewaretoken", "mechanics", "version"];  // bookkeeping, not the build
+const states = {back: [], forward: [], shown: null, restoring: false};
+const builderForm = () => document.getElementById("builder-form");
+function formState() {
+  const data = new URLSearchParams(new FormData(builderForm()));
+  for (const key of IGNORED) data.delete(key);
+  return data.toString();
+}
+function showUndo() {
+  for (const button of document.querySelectorAll("[data-undo]")) button.disabled = !states.back.length;
+  for (const button of document.querySelectorAll("[data-redo]")) button.disabled = !states.forward.length;
+}
+function restore(state) {
+  const form = builderForm();
+  const values = Object.fromEntries(new URLSearchParams(state));
+  for (const key of IGNORED) if (form.elements[key]) values[key] = form.elements[key].value;
+  states.restoring = true;
+  htmx.ajax("POST", form.getAttribute("action"), {source: document.body, target: "#workbench", swap: "outerHTML", values});
+}
+document.addEventListener("DOMContentLoaded", () => {
+  if (!builderForm()) return;
+  states.shown = formState();
+  showUndo();
+});
+document.addEventListener("htmx:afterSettle", () => {
+  if (!builderForm() || states.shown === null) return;
+  const state = formState();
+  if (state !== states.shown && !states.restoring) {
+    states.back.push(states.shown);
+    states.forward = [];
+  }
+  states.restoring = false;
+  states.shown = state;
+  showUndo();
+});
+document.addEventListener("click", (event) => {
+  if (event.target.closest("[data-undo]") && states.back.length) {
+    states.forward.push(states.shown);
+    restore(states.back.pop());
+  } else if (event.target.closest("[data-redo]") && states.forward.length) {
+    states.back.push(states.shown);
+    restore(states.forward.pop());
+  }
+});
