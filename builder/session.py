@@ -1,7 +1,14 @@
 """The builds opened on this browser, kept in its session: no accounts, and no listing of anyone else's."""
+import json
+
+from django.http import QueryDict
+from django.utils import timezone
+
 from .models import Build
 
 KEPT_BUILDS = 50
+KEPT_DRAFTS = 4  # builder pages with unsaved changes remembered per browser
+MAX_DRAFT = 64 * 1024  # characters of one draft's form
 
 
 def keep(request, *builds: Build) -> None:
@@ -31,3 +38,30 @@ def mine(request, ruleset: str | None = None, kind: str | None = None) -> list[B
     if kind:
         builds = builds.filter(kind=kind)
     return sorted(builds, key=lambda b: tokens.index(b.edit_token))
+
+
+def keep_draft(request, path: str, post: QueryDict) -> bool:
+    """Remember a builder page's unsaved form, sent as the page was left; False when too big to keep."""
+    form = {key: post.getlist(key) for key in post if key not in ("csrfmiddlewaretoken", "draft_for")}
+    if len(json.dumps(form)) > MAX_DRAFT:
+        return False
+    drafts = {p: d for p, d in request.session.get("drafts", {}).items() if p != path}
+    newest = sorted(drafts.items(), key=lambda item: item[1]["at"], reverse=True)[:KEPT_DRAFTS - 1]
+    request.session["drafts"] = {path: {"form": form, "at": timezone.now().isoformat()}, **dict(newest)}
+    return True
+
+
+def draft(request, path: str) -> tuple[QueryDict, str] | None:
+    """The unsaved form left on this page, and when."""
+    kept = request.session.get("drafts", {}).get(path)
+    if kept is None:
+        return None
+    form = QueryDict(mutable=True)
+    for key, values in kept["form"].items():
+        form.setlist(key, values)
+    return form, kept["at"]
+
+
+def forget_draft(request, path: str) -> None:
+    if path in request.session.get("drafts", {}):
+        request.session["drafts"] = {p: d for p, d in request.session["drafts"].items() if p != path}

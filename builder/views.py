@@ -11,7 +11,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -24,7 +25,7 @@ from . import forms, store, tasks
 from .kinds import PAGES, page_for
 from .models import Build
 from .pdf import Sheet
-from .session import forget, keep, mine
+from .session import draft, forget, forget_draft, keep, keep_draft, mine
 
 
 def home(request):
@@ -63,6 +64,8 @@ def new_build(request, ruleset: str, kind: str):
                 document = dict(pack.examples[int(example)])
             except (ValueError, IndexError):
                 raise Http404("No such example") from None
+        elif restored := _restored_draft(request, page, pack.ref):
+            return page.render(request, restored[0], build=None, dirty=True, draft_restored=restored[1])
         return page.render(request, store.check(document), build=None)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
@@ -78,6 +81,7 @@ def new_build(request, ruleset: str, kind: str):
     if request.POST.get("action") == "save":
         build = store.create(checked)
         keep(request, build)
+        forget_draft(request, request.path)
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
         return _redirect(request, build.get_absolute_url())
     return page.render(request, checked, build=None, dirty=True, notices=notices)
@@ -89,6 +93,9 @@ def edit_build(request, token: str):
     page = page_for(build.ruleset, build.kind)
     if request.method == "GET":
         keep(request, build)
+        if restored := _restored_draft(request, page, build.pack_ref, build):
+            return page.render(request, restored[0], build=build, dirty=True, draft_restored=restored[1],
+                               form_version=build.version)
         return page.render(request, store.check_saved(build), build=build)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
@@ -106,6 +113,7 @@ def edit_build(request, token: str):
         # After a conflict: keep both versions rather than choosing one for the user.
         copy = store.create(checked, forked_from=build)
         keep(request, copy)
+        forget_draft(request, request.path)
         messages.success(request, f"Saved your version as a new build, “{copy.name}”.")
         return _redirect(request, copy.get_absolute_url())
     if action == "save":
@@ -117,6 +125,7 @@ def edit_build(request, token: str):
         except BuildError as error:
             return _bad_input(request, error)
         keep(request, build)
+        forget_draft(request, request.path)
         return page.render(request, checked, build=build, saved=True, notices=notices)
     return page.render(request, checked, build=build, form_version=based_on, notices=notices,
                        dirty=checked.document != build.document)
@@ -199,6 +208,44 @@ def _sheet(request, share_id: str) -> Sheet | None:
 def _filename(build: Build) -> str:
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in build.name).strip("-")
     return safe or build.kind
+
+
+def _restored_draft(request, page, pack_ref: str, build: Build | None = None):
+    """The unsaved changes this browser left on this builder page (checked, and when), unless asked to discard
+    them, no longer readable, or made stale by a save since."""
+    kept = draft(request, request.path)
+    if kept is None or "discard" in request.GET:
+        forget_draft(request, request.path)
+        return None
+    form, at = kept
+    try:
+        pack_ref = pack_ref if build is not None else form.get("pack", pack_ref)
+        catalogue = catalogue_by_ref(pack_ref)
+        if catalogue is None:
+            raise BuildError([{"path": "pack", "message": "pack not loaded"}])
+        checked = store.check(page.document_from_post(form, pack_ref, catalogue, request, []))
+    except BuildError:
+        checked = None
+    if checked is None or (build is not None and (form.get("version") != str(build.version)
+                                                  or checked.document == build.document)):
+        forget_draft(request, request.path)
+        return None
+    return checked, parse_datetime(at)
+
+
+@require_POST
+def save_draft(request):
+    """What a builder page sends as it is left with unsaved changes (navigator.sendBeacon), to restore later."""
+    path = request.POST.get("draft_for", "")
+    try:
+        builder = resolve(path).url_name in ("build-new", "build-edit")
+    except Resolver404:
+        builder = False
+    if not builder:
+        return HttpResponse("draft_for: the address of a builder page", status=400, content_type="text/plain")
+    if not keep_draft(request, path, request.POST):
+        return HttpResponse("draft: too large to keep", status=413, content_type="text/plain")
+    return HttpResponse(status=204)
 
 
 @require_POST

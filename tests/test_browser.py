@@ -577,3 +577,16 @@ def test_undo_and_redo_step_through_the_edits(page):
     swap(page, lambda: page.locator("[data-redo]").click())
     expect(field).to_have_value("Second Edit")
     expect(page.locator("[data-redo]")).to_be_disabled()
+
+
+def test_unsaved_changes_left_behind_come_back(page):
+    page.goto(NEW_ANVIL)
+    field = page.locator('input[name="name"]')
+    edit(page, lambda: (field.fill("Left Behind"), field.press("Tab")), 1)
+    page.goto("/")  # leaving sends the draft
+    page.wait_for_timeout(300)
+    page.goto(NEW_ANVIL)
+    expect(page.locator('input[name="name"]')).to_have_value("Left Behind")
+    expect(page.locator("#workbench")).to_contain_text("Restored the unsaved changes")
+    page.get_by_role("link", name="Discard them").click()
+    expect(page.locator('input[name="name"]')).to_have_value("New Anvil")

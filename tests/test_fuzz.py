@@ -185,3 +185,28 @@ def test_builder_forms_never_fail_on_mutated_fields(client, packs, ruleset, kind
             assert Build.objects.count() == before and b"<code>" in response.content
 
     run()
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_drafts_of_mutated_forms_never_fail_to_come_back(client, packs, ruleset, kind):
+    """A draft is a form a page sent as it was left: whatever it holds, restoring it answers below 500."""
+    url = f"/new/{ruleset}/{kind}/"
+    fields, _ = read_form(client.get(url).content.decode())
+    fields = {name: values_[0] for name, values_ in fields.items() if name != "csrfmiddlewaretoken"}
+    names = sorted(fields)
+
+    @FUZZ
+    @given(data=st.data())
+    def run(data):
+        form = dict(fields)
+        for _ in range(data.draw(st.integers(1, 4))):
+            form[data.draw(st.one_of(st.sampled_from(names), st.text(max_size=12)))] = data.draw(
+                st.one_of(texts, numbers.map(str)))
+        form["draft_for"] = data.draw(st.one_of(st.just(url), texts))
+        left = client.post("/draft/", form)
+        assert left.status_code in (204, 400, 413), left.content[:200]
+        restored = client.get(url)
+        STATUSES[restored.status_code] += 1
+        assert restored.status_code == 200, restored.content[:500]
+
+    run()

@@ -315,3 +315,40 @@ def test_share_page_kept_whole_for_visitors_without_builds_still_gives_each_a_wo
     assert copied.status_code == 302 and Build.objects.filter(forked_from=shared).count() == 1
     refused = Client(enforce_csrf_checks=True).post(f"/s/{shared.share_id}/copy", {"csrfmiddlewaretoken": token})
     assert refused.status_code == 403  # a token works only with its own browser's cookie
+
+
+# --- drafts ----------------------------------------------------------------------------------------
+
+def test_a_draft_left_on_a_new_builder_comes_back_and_can_be_discarded(client, packs):
+    from tests.html_forms import read_form
+
+    values, _ = read_form(client.get("/new/metallurgent/anvil/?example=0").content.decode())
+    left = client.post("/draft/", {**values, "name": ["Half-built"], "draft_for": "/new/metallurgent/anvil/"})
+    assert left.status_code == 204
+    back = client.get("/new/metallurgent/anvil/").content.decode()
+    assert 'value="Half-built"' in back and "Restored the unsaved changes" in back and "unsaved changes" in back
+    assert 'value="Half-built"' not in client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    fresh = client.get("/new/metallurgent/anvil/?discard=1").content.decode()
+    assert 'value="Half-built"' not in fresh and "Restored" not in client.get("/new/metallurgent/anvil/").content.decode()
+
+
+def test_a_draft_on_a_saved_build_is_dropped_once_saved_or_stale(client, vanguard):
+    from tests.html_forms import read_form
+
+    build = saved("anvil", **vanguard)
+    url = build.get_absolute_url()
+    values, _ = read_form(client.get(url).content.decode())
+    assert client.post("/draft/", {**values, "name": ["Draft name"], "draft_for": url}).status_code == 204
+    assert 'value="Draft name"' in client.get(url).content.decode()
+    client.post(url, {**values, "name": ["Saved name"], "action": ["save"]})
+    assert 'value="Saved name"' in client.get(url).content.decode()  # the save dropped the draft
+    assert client.post("/draft/", {**values, "name": ["Old draft"], "draft_for": url}).status_code == 204
+    assert 'value="Old draft"' not in client.get(url).content.decode()  # drafted against version 1, now 2
+
+
+def test_drafts_refuse_other_addresses_and_huge_forms(client, packs):
+    assert client.post("/draft/", {"draft_for": "/s/abc/", "name": "x"}).status_code == 400
+    assert client.post("/draft/", {"draft_for": "javascript:alert(1)"}).status_code == 400
+    huge = {"draft_for": "/new/metallurgent/anvil/", "notes": "n" * 70_000}
+    assert client.post("/draft/", huge).status_code == 413
+    assert client.get("/new/metallurgent/anvil/").status_code == 200

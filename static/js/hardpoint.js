@@ -33,6 +33,15 @@ document.addEventListener("htmx:afterRequest", () => { saving = false; });
 window.addEventListener("beforeunload", (event) => {
   if (!saving && document.querySelector(".badge.dirty")) event.preventDefault();
 });
+// Left anyway (a reload, a crash of the tab, another page): the unsaved form goes to the server as a draft,
+// and this page restores it next time.
+window.addEventListener("pagehide", () => {
+  const form = document.getElementById("builder-form");
+  if (saving || !form || !document.querySelector(".badge.dirty")) return;
+  const data = new FormData(form);
+  data.append("draft_for", location.pathname);
+  navigator.sendBeacon(form.dataset.drafts, data);
+});
 
 // Part choosers: typing filters the table's rows; Fit sets the slot's own select, which then posts as any edit.
 document.addEventListener("input", (event) => {
