@@ -89,8 +89,8 @@ def test_no_page_is_wider_than_a_phone(new_context, every_page):
 def test_an_open_part_chooser_is_accessible_and_fits(new_context, every_page, width):
     page = new_context(viewport={"width": width, "height": 844}).new_page()
     page.goto(every_page["example metallurgent anvil"])
-    page.locator("#chooser-mobility_base summary").click()
-    expect(page.locator("#chooser-table-mobility_base tbody tr")).not_to_have_count(0)
+    page.locator("#chooser-part-mobility_base summary").click()
+    expect(page.locator("#chooser-rows-part-mobility_base tbody tr")).not_to_have_count(0)
     serious = [v for v in Axe().run(page, options=WCAG_AA).response["violations"] if v["impact"] in ("serious", "critical")]
     assert not serious, [(v["id"], v["nodes"][0]["target"]) for v in serious]
     assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -536,20 +536,20 @@ def test_saving_leaves_without_asking(page):
 
 def test_the_part_chooser_filters_compares_and_fits(page):
     page.goto(NEW_ANVIL + "?example=0")
-    chooser = page.locator("#chooser-generator")
+    chooser = page.locator("#chooser-part-generator")
     before = page.evaluate("window.__htmx.settled")
     chooser.locator("summary").click()
     page.wait_for_function("n => window.__htmx.settled > n && window.__htmx.pending === 0", arg=before)
-    table = chooser.locator("table.chooser-table")
+    table = chooser.locator("#chooser-rows-part-generator")
     expect(table.locator("tr.fitted")).to_contain_text("Updraft Gas Turbine")
     rows = table.locator("tbody tr")
     total = rows.count()
     assert total > 2
-    page.fill("#chooser-filter-generator", "turbine")
+    page.fill("#chooser-filter-part-generator", "turbine")
     visible = table.locator("tbody tr:not([hidden])")
     assert 0 < visible.count() < total and all("turbine" in t.lower() for t in visible.all_inner_texts())
     assert page.evaluate("window.__htmx.pending") == 0  # filtering posts nothing
-    page.fill("#chooser-filter-generator", "")
+    page.fill("#chooser-filter-part-generator", "")
     candidate = table.locator("tbody tr:not(.fitted) button[data-fit]").first
     key = candidate.get_attribute("value")
     edit(page, lambda: candidate.click(), 2)  # a value edit: live fragments, then the pickers
@@ -590,3 +590,20 @@ def test_unsaved_changes_left_behind_come_back(page):
     expect(page.locator("#workbench")).to_contain_text("Restored the unsaved changes")
     page.get_by_role("link", name="Discard them").click()
     expect(page.locator('input[name="name"]')).to_have_value("New Anvil")
+
+
+def test_the_gear_chooser_mounts_what_it_shows(page):
+    page.goto(NEW_ANVIL + "?example=0")
+    chooser = page.locator("#chooser-add-core")
+    before = page.evaluate("window.__htmx.settled")
+    chooser.locator("summary").click()
+    page.wait_for_function("n => window.__htmx.settled > n && window.__htmx.pending === 0", arg=before)
+    expect(chooser.locator("table.chooser-table").first).to_be_visible()
+    assert chooser.locator("table.chooser-table").count() >= 2  # one table per group of the picker
+    rows = page.locator("#mount-core table.gear tbody tr[id^=gear-]")
+    count = rows.count()
+    button = chooser.locator("button[data-fit]").first
+    name = button.get_attribute("aria-label").removeprefix("Mount ")
+    swap(page, lambda: button.click())  # adding Gear is a structural edit
+    expect(rows).to_have_count(count + 1)
+    expect(page.locator("#mount-core")).to_contain_text(name)

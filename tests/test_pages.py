@@ -347,13 +347,15 @@ def test_the_part_chooser_compares_every_part_that_fits_with_the_fitted_one(clie
     from tests.html_forms import read_form
 
     values, _ = read_form(client.get("/new/metallurgent/anvil/?example=0").content.decode())
-    ask = {**values, "view": ["chooser"], "chooser": ["generator"]}
+    ask = {**values, "view": ["chooser"], "chooser": ["part-generator"]}
     html = client.post("/new/metallurgent/anvil/", ask, HTTP_HX_REQUEST="true").content.decode()
     generators = [k for k, c in packs_categories(example).items() if c == "generator"]
     assert html.count('data-fit="part-generator"') == len(generators) - 1  # every one but the fitted
     assert 'class="fitted"' in html and "Updraft Gas Turbine" in html and 'class="diff"' in html
-    refused = client.post("/new/metallurgent/anvil/", {**ask, "chooser": ["wings"]}, HTTP_HX_REQUEST="true")
+    refused = client.post("/new/metallurgent/anvil/", {**ask, "chooser": ["part-wings"]}, HTTP_HX_REQUEST="true")
     assert refused.status_code == 422 and "chooser" in refused.content.decode()
+    gear = client.post("/new/metallurgent/anvil/", {**ask, "chooser": ["add-left_arm"]}, HTTP_HX_REQUEST="true")
+    assert gear.status_code == 200 and 'data-fit="add-left_arm"' in gear.content.decode() and "Mount " in gear.content.decode()
 
 
 def packs_categories(document):

@@ -43,12 +43,12 @@ window.addEventListener("pagehide", () => {
   navigator.sendBeacon(form.dataset.drafts, data);
 });
 
-// Part choosers: typing filters the table's rows; Fit sets the slot's own select, which then posts as any edit.
+// Choosers: typing filters the tables' rows; Fit (or Mount) sets the picker's own select, which then posts as any edit.
 document.addEventListener("input", (event) => {
   const filter = event.target.closest("[data-filter]");
   if (!filter) return;
   const words = filter.value.toLowerCase();
-  for (const row of document.getElementById(filter.dataset.filter).tBodies[0].rows) {
+  for (const row of document.querySelectorAll(`#${filter.dataset.filter} tbody tr`)) {
     row.hidden = !row.textContent.toLowerCase().includes(words);
   }
 });

@@ -119,12 +119,14 @@ class Page(KindPage):
         if view == "pickers":
             return HttpResponse(picker_fragments(request, context, checked.catalogue), status=status)
         if view == "chooser":
-            slot = request.POST.get("chooser")
-            if slot not in SLOTS:
-                return HttpResponse(f"chooser: name a slot, one of {', '.join(SLOTS)}", status=422,
+            select = request.POST.get("chooser")
+            selects = [f"part-{s['slot']}" for s in context["slots"]]
+            selects += [f"add-{m['mount']}" for m in context["mounts"] if m["hosts_gear"]]
+            if select not in selects:
+                return HttpResponse(f"chooser: name a picker, one of {', '.join(selects)}", status=422,
                                     content_type="text/plain")
             return fragment_response(request, f"{TEMPLATES}/chooser.jinja",
-                                     chooser(slot, pickers(context, checked.catalogue), checked.catalogue), status)
+                                     chooser(select, pickers(context, checked.catalogue), checked.catalogue), status)
         response = fragment_response(request, f"{TEMPLATES}/live.jinja",
                                      {**self.common(checked, extra.get("build")), **context, **extra}, status)
         if request.POST.get("mechanics") != context["mechanics"]:
@@ -307,21 +309,30 @@ def mechanics(document: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:24]
 
 
-def chooser(slot: str, context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
-    """Every part that fits a slot as a row of its stats, each beside the fitted part's (+/−), with the rule it
-    would break: the table a player compares in before choosing."""
-    current = next(s["part"] for s in context["slots"] if s["slot"] == slot)
+def chooser(select: str, context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
+    """What a picker (`part-<slot>` or `add-<mount>`) offers, as tables of stats to compare before choosing:
+    each row with the rule it would break, and for a part slot each stat beside the fitted part's (+/−)."""
+    kind, _, where = select.partition("-")
+    if kind == "part":
+        slot = next(s for s in context["slots"] if s["slot"] == where)
+        current, groups, label = slot["part"], [(f"{slot['label']} parts", slot["options"])], slot["label"]
+    else:
+        mount = next(m for m in context["mounts"] if m["mount"] == where)
+        current, groups, label = None, mount["add_options"], f"Gear for the {mount['label']}"
     mine = RULESET.flatten(current.model_dump(mode="json", exclude=SHEET_SKIPS)) if current else {}
-    rows, columns = [], []
-    for option in next(s["options"] for s in context["slots"] if s["slot"] == slot):
-        item = catalogue.items[option["key"]]
-        flat = RULESET.flatten(item.model_dump(mode="json", exclude=SHEET_SKIPS))
-        columns += [c for c in flat if c not in columns]
-        rows.append({"item": item, "flat": flat, "reason": option["reason"], "fitted": item is current})
-    for row in rows:
-        row["cells"] = [_compared(c, row["flat"].get(c), mine.get(c)) for c in columns]
-    return {"slot": slot, "label": SLOT_LABELS[slot], "rows": rows,
-            "columns": [RULESET.stat_label(c) for c in columns], "current": current}
+    tables = []
+    for group, options in groups:
+        rows, columns = [], []
+        for option in options:
+            item = catalogue.items[option["key"]]
+            flat = RULESET.flatten(item.model_dump(mode="json", exclude=SHEET_SKIPS))
+            columns += [c for c in flat if c not in columns]
+            rows.append({"item": item, "flat": flat, "reason": option["reason"], "fitted": item is current})
+        for row in rows:
+            row["cells"] = [_compared(c, row["flat"].get(c), mine.get(c)) for c in columns]
+        tables.append({"label": group, "rows": rows, "columns": [RULESET.stat_label(c) for c in columns]})
+    return {"select": select, "label": label, "tables": tables, "current": current,
+            "count": sum(len(t["rows"]) for t in tables)}
 
 
 def _compared(column: str, value: Any, fitted: Any) -> dict[str, Any]:
