@@ -534,12 +534,16 @@ def test_saving_leaves_without_asking(page):
     assert asked == []
 
 
-def test_the_part_chooser_filters_compares_and_fits(page):
+def open_chooser(page: Page, select: str):
+    """An example Anvil's chooser for one picker, opened and loaded."""
     page.goto(NEW_ANVIL + "?example=0")
-    chooser = page.locator("#chooser-part-generator")
-    before = page.evaluate("window.__htmx.settled")
-    chooser.locator("summary").click()
-    page.wait_for_function("n => window.__htmx.settled > n && window.__htmx.pending === 0", arg=before)
+    chooser = page.locator(f"#chooser-{select}")
+    edit(page, lambda: chooser.locator("summary").click(), 1)
+    return chooser
+
+
+def test_the_part_chooser_filters_compares_and_fits(page):
+    chooser = open_chooser(page, "part-generator")
     table = chooser.locator("#chooser-rows-part-generator")
     expect(table.locator("tr.fitted")).to_contain_text("Updraft Gas Turbine")
     rows = table.locator("tbody tr")
@@ -593,11 +597,7 @@ def test_unsaved_changes_left_behind_come_back(page):
 
 
 def test_the_gear_chooser_mounts_what_it_shows(page):
-    page.goto(NEW_ANVIL + "?example=0")
-    chooser = page.locator("#chooser-add-core")
-    before = page.evaluate("window.__htmx.settled")
-    chooser.locator("summary").click()
-    page.wait_for_function("n => window.__htmx.settled > n && window.__htmx.pending === 0", arg=before)
+    chooser = open_chooser(page, "add-core")
     expect(chooser.locator("table.chooser-table").first).to_be_visible()
     assert chooser.locator("table.chooser-table").count() >= 2  # one table per group of the picker
     rows = page.locator("#mount-core table.gear tbody tr[id^=gear-]")

@@ -158,24 +158,35 @@ def test_validate_command_exits_0_1_or_2_on_mutated_documents(packs, tmp_path, r
     run()
 
 
-@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
-def test_builder_forms_never_fail_on_mutated_fields(client, packs, ruleset, kind):
+def builder_form(client, ruleset: str, kind: str) -> tuple[str, dict[str, str], list[str]]:
+    """A new builder's address and its form's fields (from its first example when it has one)."""
     url = f"/new/{ruleset}/{kind}/"
     fields, _ = read_form(client.get(url + ("?example=0" if latest_pack(ruleset, kind).examples else "")).content
                           .decode())
     fields = {name: values_[0] for name, values_ in fields.items() if name != "csrfmiddlewaretoken"}
-    names = sorted(fields)
+    return url, fields, sorted(fields)
+
+
+def mutated(data, fields: dict[str, str], names: list[str]) -> dict[str, str]:
+    """The form with one to four fields changed to hostile text or numbers, dropped, or added."""
+    form = dict(fields)
+    for _ in range(data.draw(st.integers(1, 4))):
+        name = data.draw(st.one_of(st.sampled_from(names), st.text(max_size=12)))
+        if data.draw(st.booleans()) and name in form:
+            del form[name]
+        else:
+            form[name] = data.draw(st.one_of(texts, numbers.map(str)))
+    return form
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_builder_forms_never_fail_on_mutated_fields(client, packs, ruleset, kind):
+    url, fields, names = builder_form(client, ruleset, kind)
 
     @FUZZ
     @given(data=st.data())
     def run(data):
-        form = dict(fields)
-        for _ in range(data.draw(st.integers(1, 4))):
-            name = data.draw(st.one_of(st.sampled_from(names), st.text(max_size=12)))
-            if data.draw(st.booleans()) and name in form:
-                del form[name]
-            else:
-                form[name] = data.draw(st.one_of(texts, numbers.map(str)))
+        form = mutated(data, fields, names)
         form["action"] = data.draw(st.sampled_from(["save", "check", "remove:0", "add", "learn:x", "undo", "²"]))
         before = Build.objects.count()
         response = client.post(url, form)
@@ -190,18 +201,12 @@ def test_builder_forms_never_fail_on_mutated_fields(client, packs, ruleset, kind
 @pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
 def test_drafts_of_mutated_forms_never_fail_to_come_back(client, packs, ruleset, kind):
     """A draft is a form a page sent as it was left: whatever it holds, restoring it answers below 500."""
-    url = f"/new/{ruleset}/{kind}/"
-    fields, _ = read_form(client.get(url).content.decode())
-    fields = {name: values_[0] for name, values_ in fields.items() if name != "csrfmiddlewaretoken"}
-    names = sorted(fields)
+    url, fields, names = builder_form(client, ruleset, kind)
 
     @FUZZ
     @given(data=st.data())
     def run(data):
-        form = dict(fields)
-        for _ in range(data.draw(st.integers(1, 4))):
-            form[data.draw(st.one_of(st.sampled_from(names), st.text(max_size=12)))] = data.draw(
-                st.one_of(texts, numbers.map(str)))
+        form = mutated(data, fields, names)
         form["draft_for"] = data.draw(st.one_of(st.just(url), texts))
         left = client.post("/draft/", form)
         assert left.status_code in (204, 400, 413), left.content[:200]
