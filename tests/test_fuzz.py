@@ -167,7 +167,7 @@ def builder_form(client, ruleset: str, kind: str) -> tuple[str, dict[str, str], 
     return url, fields, sorted(fields)
 
 
-def mutated(data, fields: dict[str, str], names: list[str]) -> dict[str, str]:
+def mutated_form(data, fields: dict[str, str], names: list[str]) -> dict[str, str]:
     """The form with one to four fields changed to hostile text or numbers, dropped, or added."""
     form = dict(fields)
     for _ in range(data.draw(st.integers(1, 4))):
@@ -186,7 +186,7 @@ def test_builder_forms_never_fail_on_mutated_fields(client, packs, ruleset, kind
     @FUZZ
     @given(data=st.data())
     def run(data):
-        form = mutated(data, fields, names)
+        form = mutated_form(data, fields, names)
         form["action"] = data.draw(st.sampled_from(["save", "check", "remove:0", "add", "learn:x", "undo", "²"]))
         before = Build.objects.count()
         response = client.post(url, form)
@@ -206,7 +206,7 @@ def test_drafts_of_mutated_forms_never_fail_to_come_back(client, packs, ruleset,
     @FUZZ
     @given(data=st.data())
     def run(data):
-        form = mutated(data, fields, names)
+        form = mutated_form(data, fields, names)
         form["draft_for"] = data.draw(st.one_of(st.just(url), texts))
         left = client.post("/draft/", form)
         assert left.status_code in (204, 400, 413), left.content[:200]
