@@ -7,7 +7,7 @@ from django.utils import timezone
 from .models import Build
 
 KEPT_BUILDS = 50
-KEPT_DRAFTS = 4  # builder pages with unsaved changes remembered per browser
+KEPT_DRAFTS = 4  # builder pages with unsaved changes kept per browser
 MAX_DRAFT = 64 * 1024  # characters of one draft's form
 
 
@@ -41,7 +41,7 @@ def mine(request, ruleset: str | None = None, kind: str | None = None) -> list[B
 
 
 def keep_draft(request, path: str, post: QueryDict) -> bool:
-    """Remember a builder page's unsaved form, sent as the page was left; False when too big to keep."""
+    """Keep a builder page's unsaved form, sent as the page was left; False when too big to keep."""
     form = {key: post.getlist(key) for key in post if key not in ("csrfmiddlewaretoken", "draft_for")}
     if len(json.dumps(form)) > MAX_DRAFT:
         return False
