@@ -1,6 +1,7 @@
 // Marks the page as scripted (which hides the no-JavaScript buttons) and asks before destructive form posts.
 // Kept in a file, not inline, so the Content-Security-Policy can refuse every inline script.
 document.documentElement.classList.add("js");
+const builderForm = () => document.getElementById("builder-form");
 document.addEventListener("submit", (event) => {
   const message = event.target.dataset.confirm;
   if (message && !window.confirm(message)) event.preventDefault();
@@ -33,10 +34,10 @@ document.addEventListener("htmx:afterRequest", () => { saving = false; });
 window.addEventListener("beforeunload", (event) => {
   if (!saving && document.querySelector(".badge.dirty")) event.preventDefault();
 });
-// Left anyway (a reload, a crash of the tab, another page): the unsaved form goes to the server as a draft,
-// and this page restores it next time.
+// Left anyway (a reload, a closed tab, another page): the unsaved form goes to the server as a draft, and this
+// page restores it next time.
 window.addEventListener("pagehide", () => {
-  const form = document.getElementById("builder-form");
+  const form = builderForm();
   if (saving || !form || !document.querySelector(".badge.dirty")) return;
   const data = new FormData(form);
   data.append("draft_for", location.pathname);
@@ -69,7 +70,6 @@ document.addEventListener("click", (event) => {
 // the form is one step; undoing posts an earlier state, and the server draws the workbench from it.
 const IGNORED = ["csrfmiddlewaretoken", "mechanics", "version"];  // bookkeeping, not the build
 const states = {back: [], forward: [], shown: null, restoring: false};
-const builderForm = () => document.getElementById("builder-form");
 function formState() {
   const data = new URLSearchParams(new FormData(builderForm()));
   for (const key of IGNORED) data.delete(key);
