@@ -607,3 +607,19 @@ def test_the_gear_chooser_mounts_what_it_shows(page):
     swap(page, lambda: button.click())  # adding Gear is a structural edit
     expect(rows).to_have_count(count + 1)
     expect(page.locator("#mount-core")).to_contain_text(name)
+
+
+def test_on_a_phone_the_verdict_and_budgets_stay_in_view_and_follow_edits(new_context):
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(NEW_ANVIL + "?example=0")
+    gear = page.locator('#builder-form button[value^="remove:"]')
+    count = gear.count()
+    gear.last.scroll_into_view_if_needed()
+    summary = page.locator("#badges")
+    box = summary.bounding_box()
+    assert page.evaluate("window.scrollY") > 1000 and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+    expect(summary).to_contain_text(f"Gear {count}/12")
+    expect(summary).to_contain_text("legal")
+    swap(page, lambda: gear.last.click())
+    expect(page.locator("#badges")).to_contain_text(f"Gear {count - 1}/12")
+    shot(page, "phone-summary")

@@ -362,3 +362,30 @@ def packs_categories(document):
     from catalogue.loader import catalogue_by_ref
 
     return catalogue_by_ref(document["pack"]).categories
+
+
+def test_the_summary_under_the_name_shows_the_kinds_budgets_and_any_meter_over(client, example):
+    html = client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    badges = re.sub(r"<[^>]+>", "", _element(html, "badges"))
+    assert re.search(r"Load \d+/\d+ ST", badges) and "EN drain" in badges and f"Gear {len(example['gear'])}/12" in badges
+    assert "Hardpoints" not in badges  # a meter within its limit that is not a headline stays in the side panel
+    overloaded = client.post("/new/metallurgent/anvil/", form_for(example, **{"part-mobility_base": "zephyr-hover"}))
+    assert 'class="budget over">Load' in overloaded.content.decode()
+
+
+def test_one_pdf_control_offers_both_papers(client, example):
+    build = save_new(client, example)
+    for url in (build.get_absolute_url(), f"/s/{build.share_id}/"):
+        html = client.get(url).content.decode()
+        assert html.count('class="pdf-choice"') == 1, url
+        for paper in ("a4", "letter"):
+            assert client.get(f"/s/{build.share_id}.pdf?paper={paper}").status_code == 200
+            assert f'href="/s/{build.share_id}.pdf?paper={paper}"' in html
+
+
+def test_the_load_chart_names_each_row(client, example):
+    """Cruise and Initiative rows are modifiers, Flanking Speed a value: each row is labelled with which (M-R31)."""
+    html = client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    chart = html[html.index('<figure class="chart"'):html.index("</figure>")]
+    for label in ("Load up to", "Cruise ±", "Flank Speed", "Initiative ±"):
+        assert f">{label}</text>" in chart

@@ -36,6 +36,9 @@ class KindPage:
     previews = False
     # Rule codes that only say a required part is not chosen yet (see `common`).
     to_fit: tuple[str, ...] = ()
+    # The meters the sticky summary under the name always shows, with a short label; any meter over its limit
+    # shows there too.
+    summary_meters: dict[str, str] = {}
 
     def __init__(self, ruleset: Ruleset, kind: Kind):
         self.ruleset, self.kind = ruleset, kind
@@ -81,6 +84,8 @@ class KindPage:
         return {"page": self, "document": document, "report": report, "stats": report.stats, "meters": report.meters,
                 "pack": checked.catalogue, "subtitle": self.describe(document),
                 "issue_links": [{"issue": i, "anchor": self.anchor(i.path)} for i in report.issues],
+                "budgets": [{"meter": m, "label": self.summary_meters.get(m.key, m.label)} for m in report.meters
+                            if m.key in self.summary_meters or m.over],
                 "to_fit": to_fit, "unfitted": sum(i.code in to_fit for i in report.errors),
                 "broken": [i for i in report.errors if i.code not in to_fit]}
 

@@ -27,6 +27,7 @@ COUNTS = ("supporting_attackers", "supporting_defenders", "friendlies_in_the_way
 
 class Page(KindPage):
     previews = True
+    summary_meters = {"trait_rep": "Traits", "gear_rep": "Gear", "arp": "ARP"}
 
     def describe(self, document: dict[str, Any]) -> str:
         return f"played by {document['player']}" if document.get("player") else ""

@@ -59,6 +59,7 @@ FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_fla
 class Page(KindPage):
     previews = True
     to_fit = ("M-R01",)  # a Component or the FCS not chosen yet
+    summary_meters = {"load": "Load", "en_drain": "EN drain", "gear": "Gear"}
 
     def describe(self, document: dict[str, Any]) -> str:
         return (document.get("task") or "").capitalize()
@@ -421,7 +422,7 @@ def _gear_group(item: Any) -> str:
     return "Equipment"
 
 
-CHART_WIDTH, CHART_HEIGHT, CHART_LEFT = 360, 150, 8
+CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_RIGHT = 360, 150, 76, 8  # the left margin holds the row labels
 
 
 def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -435,7 +436,7 @@ def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
     top = spread[-1]["max_load"]
     low = max(0, min(spread[0]["max_load"] - 6, load - 2))
     high = max(top, load) + 4
-    plot = CHART_WIDTH - 2 * CHART_LEFT
+    plot = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
 
     def x(value: float) -> float:
         return round(CHART_LEFT + plot * (value - low) / (high - low), 1)
@@ -453,11 +454,10 @@ def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
         previous = bp["max_load"]
     return {
         "width": CHART_WIDTH, "height": CHART_HEIGHT, "bands": bands, "load": load, "top": top,
-        "marker": svg(x(load)), "label_x": svg(min(max(x(load), 45), CHART_WIDTH - 60)),
+        "marker": svg(x(load)), "label_x": svg(min(max(x(load), CHART_LEFT + 30), CHART_WIDTH - 60)),
         "overloaded": detail["active"] is None, "over_x": svg(x(top)),
         "over_width": svg(x(high) - x(top)), "over_mid": svg((x(high) + x(top)) / 2),
-        "mobility_base": detail["mobility_base"],
-        "low": low,
+        "mobility_base": detail["mobility_base"], "low": low, "label_right": CHART_LEFT - 6,
     }
 
 

@@ -19,6 +19,8 @@ MAX_HISTORY = 400
 
 
 class Page(KindPage):
+    summary_meters = {"sp": "Skill Points"}
+
     def describe(self, document: dict[str, Any]) -> str:
         return f"“{document['callsign']}”" if document.get("callsign") else ""
 
