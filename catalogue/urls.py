@@ -5,4 +5,5 @@ from . import views
 urlpatterns = [
     path("", views.index, name="catalogue-index"),
     path("<slug:ruleset>/", views.browse, name="catalogue"),
+    path("<slug:ruleset>/rules/", views.rules, name="rules"),
 ]

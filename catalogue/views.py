@@ -1,6 +1,7 @@
 """Browse and compare a pack's items of one category, in a table sortable by any column."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.http import Http404
@@ -25,6 +26,19 @@ def _sort_key(value: Any) -> tuple:
 
 def index(request):
     return render(request, "catalogue/index.html", {"rulesets": list(ACTIVE.values())})
+
+
+def rules(request, ruleset: str):
+    """The rule index: every rule ID with our statement, its rulebook lines, where Hardpoint honours it and
+    the reading chosen where the rulebook is unclear. Builder issues link here by rule ID."""
+    spec = ACTIVE.get(ruleset)
+    if spec is None or not spec.rules():
+        raise Http404("No rule index for this ruleset")
+    index = list(spec.rules().values())
+    return render(request, "catalogue/rules.html", {
+        "ruleset": spec, "rules": index, "readings": sum(len(rule.readings) for rule in index),
+        "enforced": Counter(label for rule in index for label in rule.where_labels()).most_common(),
+    })
 
 
 def browse(request, ruleset: str):

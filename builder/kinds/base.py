@@ -18,6 +18,7 @@ from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string, select_template
+from django.urls import reverse
 from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 from django_htmx.http import trigger_client_event
@@ -76,13 +77,17 @@ class KindPage:
         """The id of the element on the builder page that an issue at `path` belongs to ("" for none)."""
         return ""
 
+    def rules_url(self) -> str:
+        """The rule index page each issue links to by its rule ID ("" for a ruleset without one)."""
+        return reverse("rules", args=[self.ruleset.key]) if self.ruleset.rules() else ""
+
     def common(self, checked, build=None) -> dict[str, Any]:
         """What every page of a build shows. A build never saved is in progress: its `to_fit` errors (a part not
         chosen yet) read as work to do, not as broken rules, until it is saved."""
         document, report = checked.document, checked.report
         to_fit = set(self.to_fit) if build is None else set()
         return {"page": self, "document": document, "report": report, "stats": report.stats, "meters": report.meters,
-                "pack": checked.catalogue, "subtitle": self.describe(document),
+                "pack": checked.catalogue, "subtitle": self.describe(document), "rules_url": self.rules_url(),
                 "issue_links": [{"issue": i, "anchor": self.anchor(i.path)} for i in report.issues],
                 "budgets": [{"meter": m, "label": self.summary_meters.get(m.key, m.label)} for m in report.meters
                             if m.key in self.summary_meters or m.over],

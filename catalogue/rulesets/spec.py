@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import rule_index
 from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, parse_as
 from .dice import Distribution
 
@@ -147,6 +148,10 @@ class Ruleset:
         document = {"format": BUILD_FORMAT, "ruleset": self.key, "kind": kind.key, "pack": catalogue.pack, **example}
         kind.validate(kind.parse(document), catalogue, {})
         return document
+
+    def rules(self) -> dict[str, rule_index.Rule]:
+        """The rule index, by rule ID (empty for a ruleset without one)."""
+        return rule_index.load(self.data_dir / "rules") if self.data_dir else {}
 
     def stat_label(self, name: str) -> str:
         if name in self.stat_labels:

@@ -44,12 +44,12 @@ window.addEventListener("pagehide", () => {
   navigator.sendBeacon(form.dataset.drafts, data);
 });
 
-// Choosers: typing filters the tables' rows; Fit (or Mount) sets the picker's own select, which then posts as any edit.
+// Choosers and the rule index: typing filters the rows (table rows or [data-filter-item]); Fit (or Mount) sets the picker's own select, which then posts as any edit.
 document.addEventListener("input", (event) => {
   const filter = event.target.closest("[data-filter]");
   if (!filter) return;
   const words = filter.value.toLowerCase();
-  for (const row of document.querySelectorAll(`#${filter.dataset.filter} tbody tr`)) {
+  for (const row of document.querySelectorAll(`#${filter.dataset.filter} :is(tbody tr, [data-filter-item])`)) {
     row.hidden = !row.textContent.toLowerCase().includes(words);
   }
 });
