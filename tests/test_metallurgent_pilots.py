@@ -88,6 +88,68 @@ def test_m_r101_unlearning_refunds_the_base_price_only(catalogue):
     assert report.stats["sp_available"].value == 2
 
 
+def m_r101_issues(report):
+    return [i for i in report.issues if i.code == "M-R101"]
+
+
+def test_m_r101_a_step_that_leaves_exactly_nothing_is_legal(catalogue):
+    # 5 XP earns 3 SP: Lightning Strike off-Spec takes all 3, the refund gives 2 back, Brace for Impact takes 1.
+    history = [spec("guardian"), learn("bm-lightning-strike", 3), {"unlearn": "bm-lightning-strike"},
+               learn("gd-brace-for-impact", 1)]
+    report = pilots.validate(pilot(catalogue, history, xp=5), catalogue)
+    assert not m_r101_issues(report) and report.legal, report.issues
+    assert report.stats["sp_available"].value == 1
+
+
+def test_m_r101_overspent_by_one_then_recovered_by_unlearning_names_the_step(catalogue):
+    # 3 SP: Brace for Impact (1) leaves 2, Lightning Strike (3) leaves -1; unlearning it later leaves 1.
+    history = [spec("guardian"), learn("gd-brace-for-impact", 1), learn("bm-lightning-strike", 3),
+               {"unlearn": "bm-lightning-strike"}]
+    report = pilots.validate(pilot(catalogue, history, xp=5), catalogue)
+    assert report.stats["sp_available"].value == 1  # the final balance alone would pass
+    [issue] = m_r101_issues(report)
+    assert issue.severity == "error" and issue.path == "history[2]"
+    assert "1 SP overspent" in issue.message and "MARA 7 earns 4 SP" in issue.hint
+
+
+def test_m_r101_spending_8_of_5_earned_then_unlearning_is_reported_once(catalogue):
+    # 11 XP earns 5 SP. Last Bastion (5) leaves 0; Shield Wall (2) overspends; Brace for Impact (1) overspends
+    # further; unlearning Last Bastion brings the balance back to 2. Only the first overspend is reported.
+    history = [spec("guardian"), learn("gd-last-bastion", 5), learn("gd-shield-wall", 2),
+               learn("gd-brace-for-impact", 1), {"unlearn": "gd-last-bastion"}]
+    report = pilots.validate(pilot(catalogue, history, xp=11), catalogue)
+    assert report.stats["sp_available"].value == 2
+    assert [i.path for i in m_r101_issues(report)] == ["history[2]"]
+
+
+def test_m_r101_the_order_of_purchases_and_refunds_matters(catalogue):
+    # The same three events with 3 SP: refunding before buying again is affordable, buying first is not.
+    refund_first = [spec("guardian"), learn("bm-lightning-strike", 3), {"unlearn": "bm-lightning-strike"},
+                    learn("gd-shield-wall", 2)]
+    buy_first = [spec("guardian"), learn("bm-lightning-strike", 3), learn("gd-shield-wall", 2),
+                 {"unlearn": "bm-lightning-strike"}]
+    assert not m_r101_issues(pilots.validate(pilot(catalogue, refund_first, xp=5), catalogue))
+    assert [i.path for i in m_r101_issues(pilots.validate(pilot(catalogue, buy_first, xp=5), catalogue))] == [
+        "history[2]"]
+
+
+def test_m_r101_xp_is_a_total_so_every_step_is_judged_against_todays_mara(catalogue):
+    # Reading (M-R101): the history records no XP, so a purchase made before the XP that paid for it was
+    # earned cannot be told apart: the first step is judged against the whole MARA, whichever came first.
+    history = [spec("guardian"), learn("gd-last-bastion", 5)]
+    assert not m_r101_issues(pilots.validate(pilot(catalogue, history, xp=11), catalogue))
+    [issue] = m_r101_issues(pilots.validate(pilot(catalogue, history, xp=10), catalogue))
+    assert issue.path == "history[1]" and "10 XP earns 4 SP" in issue.message
+
+
+def test_m_r101_an_overspend_past_the_mara_cap_says_no_xp_pays_for_it(catalogue):
+    # Every Skill bought without a Spec (all marked up) costs more than the 95 SP of MARA 499.
+    skills = sorted(catalogue.of("skill"), key=lambda s: (s.position, s.mother is not None))
+    history = [learn(s.key, pilots.price(s, None)) for s in skills]
+    [issue] = m_r101_issues(pilots.validate(pilot(catalogue, history, xp=499), catalogue))
+    assert "no MARA earns" in issue.hint and "499 XP earns 95 SP" in issue.message
+
+
 # --- Spec (M-R96) ------------------------------------------------------------------------------
 
 def test_m_r96_spec_chosen_once(catalogue):
@@ -192,9 +254,8 @@ def test_m_r94_three_improvements_per_knowledge_at_most():
 
 
 def test_m_r94_more_than_three_improvements(catalogue):
-    medicine = [d.key for d in catalogue.of("development") if d.knowledge == "medicine"]
-    document = pilot(catalogue, developments=(medicine * 4)[:4],
-                     proficiencies=[{"knowledge": "medicine", "proficiency": "physical"}] * 4)
+    document = pilot(catalogue, developments=["dev-night-school"] * 4,
+                     proficiencies=[{"knowledge": "mathematics", "proficiency": "logic"}] * 4)
     assert "M-R94" in codes(pilots.validate(document, catalogue))
 
 
@@ -205,14 +266,101 @@ def test_m_r93_t28_unproficient_rolls_at_5_plus(catalogue):
 
 
 def test_m_r92_t27_athletics_bonus_adds_dice(catalogue):
-    lifepath = next(lp for lp in catalogue.of("lifepath") if lp.attributes.get("athletics", 0) > 0)
-    report = pilots.validate(pilot(catalogue, lifepath=lifepath.key), catalogue)
+    # T27: +2 Athletics rolls 8d6 (Canal-Zone Runner gives +1, Hit the Gym another +1).
+    report = pilots.validate(pilot(catalogue, lifepath="canal-zone-runner", developments=["dev-hit-the-gym"]),
+                             catalogue)
     athletics = next(a for a in report.detail["attributes"] if a["focus"] == "Athletics")
-    assert athletics["pool"] == 6 + lifepath.attributes["athletics"]
-    bonus2 = pilots.Background({"athletics": 2}, [], None, None, [])
-    assert 6 + bonus2.attributes["athletics"] == 8  # T27: +2 Athletics rolls 8d6
+    assert athletics["bonus"] == 2 and athletics["pool"] == 8
+
+
+def test_m_r92_pool_follows_mettle(catalogue):
+    report = pilots.validate(pilot(catalogue, lifepath="canal-zone-runner", mettle=7), catalogue)
+    composure = next(a for a in report.detail["attributes"] if a["focus"] == "Composure")
+    assert composure["bonus"] == -1 and composure["pool"] == 6
+
+
+def test_m_r91_a_new_pilot_has_no_bonuses_and_no_knowledges(catalogue):
+    report = pilots.validate(pilot(catalogue), catalogue)
+    assert report.legal and {a["bonus"] for a in report.detail["attributes"]} == {0}
+    assert not any(k["held"] for k in report.detail["knowledges"]) and report.detail["talents"] == []
+
+
+def test_m_r91_an_improvement_a_development_grants_is_legal(catalogue):
+    document = pilot(catalogue, developments=["dev-night-school"],
+                     proficiencies=[{"knowledge": "mathematics", "proficiency": "logic"}])
+    report = pilots.validate(document, catalogue)
+    assert report.legal, report.issues
+    mathematics = next(k for k in report.detail["knowledges"] if k["key"] == "mathematics")
+    assert mathematics["held"] and mathematics["granted"] == 1
+
+
+def test_m_r94_three_improvements_in_one_knowledge_at_the_limit(catalogue):
+    # Two levels of Logic and one of Statistics: three improvements, the most one Knowledge may take.
+    document = pilot(catalogue, developments=["dev-night-school"] * 3,
+                     proficiencies=[{"knowledge": "mathematics", "proficiency": p}
+                                    for p in ("logic", "logic", "statistics")])
+    report = pilots.validate(document, catalogue)
+    assert report.legal and not [i for i in report.issues if i.code == "M-R94"], report.issues
+    mathematics = next(k for k in report.detail["knowledges"] if k["key"] == "mathematics")
+    assert {p["key"]: p["criterion"] for p in mathematics["proficiencies"]} == {
+        "geometry": 4, "logic": 2, "statistics": 3}
 
 
 def test_m_r90_mettle_other_than_six_warns(catalogue):
     assert "M-R90" in codes(pilots.validate(pilot(catalogue, mettle=7), catalogue), "warning")
     assert "M-R90" not in codes(pilots.validate(pilot(catalogue), catalogue), "warning")
+
+
+# --- XP, learning, frequency (M-R97, M-R105-M-R107) -------------------------------------------------
+
+def test_m_r97_the_mara_stat_lists_what_a_sortie_awards(catalogue):
+    explain = pilots.validate(pilot(catalogue, xp=12), catalogue).stats["mara"].explain
+    for what, xp in pilots.SORTIE_XP:
+        assert f"{xp} for {what}" in explain
+    assert [what for what, _ in pilots.SORTIE_XP] == [
+        "surviving it", "the Main Objective", "each Secondary or Hidden Objective",
+        "each hostile Anvil Disabled or Destroyed"] and {xp for _, xp in pilots.SORTIE_XP} == {1}
+
+
+def test_m_r105_an_unlearned_skill_can_be_learned_again(catalogue):
+    # Learning and unlearning are events in the order they happened, whenever the table allows them.
+    history = [spec("pugilist"), learn("pg-lunge", 1), {"unlearn": "pg-lunge"}, learn("pg-lunge", 1)]
+    report = pilots.validate(pilot(catalogue, history, xp=5), catalogue)
+    assert report.legal, report.issues
+    assert [s["key"] for s in report.detail["skills"]] == ["pg-lunge"] and report.stats["sp_available"].value == 2
+
+
+def test_m_r105_an_unlearned_skill_cannot_be_unlearned_again(catalogue):
+    history = [spec("pugilist"), learn("pg-lunge", 2), {"unlearn": "pg-lunge"}, {"unlearn": "pg-lunge"}]
+    with pytest.raises(BuildError) as error:
+        pilots.validate(pilot(catalogue, history), catalogue)
+    assert error.value.problems[0]["path"] == "history[3]"
+
+
+def test_m_r106_a_held_sustained_skill_says_it_toggles_in_upkeep(catalogue):
+    history = [spec("battlemaster"), learn("bm-open-throttle", 1), learn("bm-redline", 2)]
+    rows = {s["key"]: s for s in pilots.validate(pilot(catalogue, history), catalogue).detail["skills"]}
+    assert rows["bm-redline"]["category"] == "sustained"
+    assert rows["bm-redline"]["frequency"] == "toggled in Upkeep, not on and off in one Round"
+    assert rows["bm-open-throttle"]["frequency"] == "unlimited"
+
+
+def test_m_r106_every_sustained_skill_in_the_pack_toggles_in_upkeep_and_costs_per_upkeep(catalogue):
+    sustained = [s for s in catalogue.of("skill") if s.category == "sustained"]
+    assert sustained
+    for skill in sustained:
+        assert "Toggle it in Upkeep only" in skill.description, skill.key
+        assert any(skill.costs.model_dump().values()) and skill.frequency is None, skill.key
+
+
+def test_m_r107_frequency_shown_as_listed_and_none_means_unlimited(catalogue):
+    history = [spec("battlemaster"), learn("bm-quickstep", 1), learn("bm-snap-turn", 1), learn("bm-open-throttle", 1)]
+    rows = {s["key"]: s["frequency"] for s in pilots.validate(pilot(catalogue, history), catalogue).detail["skills"]}
+    assert rows == {"bm-quickstep": "1/Turn", "bm-snap-turn": "1/Round", "bm-open-throttle": "unlimited"}
+
+
+def test_m_r107_every_listed_frequency_is_a_count_per_turn_round_or_sortie(catalogue):
+    import re
+
+    listed = {s.frequency for s in catalogue.of("skill") if s.frequency}
+    assert listed and all(re.fullmatch(r"\d+/(Turn|Round|Sortie)", f) for f in listed), listed

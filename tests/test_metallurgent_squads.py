@@ -135,6 +135,45 @@ def test_m_r83_turn_order_against_an_opponent(catalogue):
     assert [e["team"] for e in report.detail["turn_order"]] == ["theirs", "theirs", "ours", "theirs"]
 
 
+# --- M-R84 ties / M-R86 deployment -------------------------------------------------------------
+
+def test_m_r84_tied_initiatives_keep_the_given_order_for_the_roll_off():
+    entries = [{"team": "ours", "name": "A", "initiative": 4}, {"team": "ours", "name": "B", "initiative": 4},
+               {"team": "theirs", "name": "X", "initiative": 4}, {"team": "theirs", "name": "Y", "initiative": 6}]
+    order = squads.turn_order(entries)
+    assert [e["name"] for e in order] == ["Y", "A", "B", "X"]
+    assert [e["acts_at"] for e in order] == [6, 4, 4, 4]  # nobody's Initiative is changed to settle a tie
+
+
+@pytest.mark.django_db
+def test_m_r84_the_turn_order_says_ties_are_rolled_off(client, packs):
+    from builder import store
+    from tests.refs import pack_ref
+
+    base = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad",
+            "pack": pack_ref("metallurgent", "squad")}
+    red = store.create(store.check({**base, "name": "Red", "platoons": [{"name": "Tanks",
+                                                                         "members": [{"unit": "t-72b-mbt"}]}]}))
+    blue = store.create(store.check({**base, "name": "Blue", "opponent": red.share_id,
+                                     "platoons": [{"name": "Armour", "members": [{"unit": "t-72b-mbt"}]}]}))
+    html = client.get(f"/b/{blue.edit_token}/").content.decode()
+    assert 'id="turn-order"' in html and "ties are rolled off at the table (M-R84)" in html
+    assert "M-R86" in html and "deploys in its own side" in html
+
+
+def test_m_r86_an_opponent_deploys_in_its_own_zones(catalogue):
+    ours, enemy = anvil(), Linked("enemysquad", "squad", "Red Force", {}, Report())
+    report = squads.validate(squad(catalogue, [ref(ours)], opponent="enemysquad"), catalogue,
+                             {ours.share_id: ours, "enemysquad": enemy})
+    [issue] = issues(report, "M-R86")
+    assert issue.severity == "info" and issue.path == "opponent" and report.legal
+    assert "Red Force" in issue.message and "friendly NPCs" in issue.message
+
+
+def test_m_r86_no_note_without_an_opponent(catalogue):
+    assert not issues(squads.validate(squad(catalogue, [unit("rifle-squad")]), catalogue), "M-R86")
+
+
 # --- M-R85 / M-R75 -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("players,severity", [(4, None), (5, "warning"), (6, "error")])
@@ -162,20 +201,58 @@ def test_m_r75_two_commanders_warn(catalogue):
     assert issue.severity == "warning" and issue.path == "platoons[1].members[0]"
 
 
-# --- links ----------------------------------------------------------------------------------------
+# --- links (Hardpoint's own HP-LINK and HP-UNIT) ---------------------------------------------------
 
-def test_deleted_anvil_is_reported_not_a_crash(catalogue):
+def test_hp_link_deleted_anvil_is_reported_not_a_crash(catalogue):
     report = squads.validate(squad(catalogue, [{"build": "gone1234"}], [unit("rifle-squad")]), catalogue, {"gone1234": None})
     [issue] = issues(report, "HP-LINK")
-    assert issue.path == "platoons[0].members[0]" and "no longer exists" in issue.message
+    assert issue.severity == "error" and issue.path == "platoons[0].members[0]" and "no longer exists" in issue.message
     assert report.detail["platoons"][1]["initiative"] == 4
 
 
-def test_illegal_anvil_in_a_squad_warns(catalogue):
+def test_hp_link_a_pilot_is_not_a_platoon_member(catalogue):
+    crew = Linked("crew1234", "pilot", "Vesna", {}, Report())
+    report = squads.validate(squad(catalogue, [ref(crew)]), catalogue, {crew.share_id: crew})
+    [issue] = issues(report, "HP-LINK")
+    assert "Vesna is a pilot, not an Anvil" in issue.message and report.detail["platoons"][0]["slots"] == 0
+
+
+def test_hp_link_an_existing_anvil_and_opponent_are_fine(catalogue):
+    ours, enemy = anvil(), Linked("enemysquad", "squad", "Red Force", {}, Report())
+    report = squads.validate(squad(catalogue, [ref(ours)], opponent="enemysquad"), catalogue,
+                             {ours.share_id: ours, "enemysquad": enemy})
+    assert not issues(report, "HP-LINK") and report.legal
+
+
+def test_hp_link_an_opponent_that_is_not_a_saved_squad_warns(catalogue):
+    ours = anvil()
+    report = squads.validate(squad(catalogue, [ref(ours)], opponent="gone5678"), catalogue,
+                             {ours.share_id: ours, "gone5678": None})
+    [issue] = issues(report, "HP-LINK")
+    assert issue.severity == "warning" and issue.path == "opponent" and "turn_order" not in report.detail
+
+
+def test_hp_link_an_anvils_deleted_pilot_warns():
+    from catalogue.rulesets.metallurgent import rules
+
+    report = Report()
+    rules.check_pilot("gone9999", None, report)
+    [issue] = issues(report, "HP-LINK")
+    assert issue.severity == "warning" and issue.path == "pilot" and "pilot" not in report.detail
+
+
+def test_hp_unit_illegal_anvil_in_a_squad_warns(catalogue):
     bad = anvil("Heavy", legal=False)
     report = squads.validate(squad(catalogue, [ref(bad)]), catalogue, {bad.share_id: bad})
     [issue] = issues(report, "HP-UNIT")
-    assert "M-R32" in issue.message
+    assert issue.severity == "warning" and "M-R32" in issue.message
+    assert report.detail["platoons"][0]["units"][0]["legal"] is False
+
+
+def test_hp_unit_a_legal_anvil_is_not_flagged(catalogue):
+    good = anvil("Light")
+    report = squads.validate(squad(catalogue, [ref(good)]), catalogue, {good.share_id: good})
+    assert not issues(report, "HP-UNIT") and report.detail["platoons"][0]["units"][0]["legal"] is True
 
 
 def test_unknown_unit_is_unreadable(catalogue):

@@ -19,6 +19,10 @@ MAX_MARA = 499  # M-R99
 DEFAULT_METTLE = 6  # M-R90
 MAX_IMPROVEMENTS = 3  # M-R94, per Knowledge (digest 8.3 #39: read per Knowledge, not in total)
 FOCI = tuple(f for fields in ATTRIBUTES.values() for f in fields)
+# M-R97: what a Sortie awards (L2315-2318). Scenario extras, and the XP given at the end of character
+# generation (no amount in the book, L2311), are the Coordinator's to add to the total.
+SORTIE_XP = (("surviving it", 1), ("the Main Objective", 1), ("each Secondary or Hidden Objective", 1),
+             ("each hostile Anvil Disabled or Destroyed", 1))
 
 
 def _primes(limit: int) -> list[int]:
@@ -125,7 +129,10 @@ def check_keys(pilot: PilotBuild, catalogue: Catalogue) -> None:
 
 
 def replay(pilot: PilotBuild, tree: SkillTree, report: Report) -> Ledger:
+    # M-R101: XP is a total (MARA, L2325) and the history records spending only, so every step is judged
+    # against the SP today's MARA earns; a purchase recorded before the XP that paid for it cannot be told.
     ledger = Ledger(earned=sp_earned(pilot.xp))
+    overdrawn = False
     for i, entry in enumerate(pilot.history):
         path = f"history[{i}]"
         if isinstance(entry, Specialise):
@@ -144,7 +151,22 @@ def replay(pilot: PilotBuild, tree: SkillTree, report: Report) -> Ledger:
             # M-R102: a mother's Subskills go with it; M-R101: only base prices come back.
             for sub in [key] + [s for s in tree.subskills.get(key, []) if s in ledger.held]:
                 ledger.markup_lost += ledger.held.pop(sub) - tree.skills[sub].sp
+        if ledger.available < 0 and not overdrawn:
+            overdrawn = True  # the first overspend is the one to fix; a later refund does not undo it
+            overspent(ledger, pilot.xp, path, report)
     return ledger
+
+
+def overspent(ledger: Ledger, xp: int, path: str, report: Report) -> None:
+    """M-R101: SP are spent as they are earned, so no step of the history may spend more than was earned."""
+    owed = ledger.spent + ledger.markup_lost
+    lost = f" and {ledger.markup_lost} SP of markup was lost to unlearning" if ledger.markup_lost else ""
+    enough = (f"MARA {PRIMES[owed - 1]} earns {owed} SP" if owed <= len(PRIMES)
+              else f"no MARA earns {owed} SP")
+    report.add("M-R101", "error", path,
+               f"After this step the Skills held cost {ledger.spent} SP{lost}, but {xp} XP earns {ledger.earned} SP: "
+               f"{-ledger.available} SP overspent. Unlearning later does not undo it.",
+               f"Earn more XP ({enough}), or undo this purchase if it is not saved yet.")
 
 
 def learn(ledger: Ledger, tree: SkillTree, entry: Learn, path: str, report: Report) -> None:
@@ -161,6 +183,7 @@ def learn(ledger: Ledger, tree: SkillTree, entry: Learn, path: str, report: Repo
         report.add("M-R102", "error", path,
                    f"{skill.name} is a Subskill of {tree.skills[skill.mother].name}, which is not held.",
                    f"Learn {tree.skills[skill.mother].name} first.")
+    # M-R103: a Pilot without a Spec yet owns no branch, so every bottom-most Skill needs its prerequisite.
     if (entry.learn in tree.bottom_most and skill.spec != ledger.spec
             and not any(m in ledger.held for m in tree.branch_mates[entry.learn])):
         report.add("M-R103", "error", path,
@@ -188,13 +211,7 @@ def assess(build: Any, catalogue: Catalogue) -> tuple[Report, Ledger]:
     if pilot.xp > MAX_MARA:
         report.add("M-R99", "error", "xp", f"MARA {pilot.xp} is over the scale's top of {MAX_MARA}.",
                    f"Set XP to at most {MAX_MARA}.")
-    if ledger.spent + ledger.markup_lost > ledger.earned:
-        report.add("M-R101", "error", "skills",
-                   f"Skills cost {ledger.spent} SP" + (f" and {ledger.markup_lost} SP of markup was lost to "
-                                                       f"unlearning" if ledger.markup_lost else "")
-                   + f", but {pilot.xp} XP earns {ledger.earned} SP.",
-                   "Earn more XP or unlearn Skills.")
-    if pilot.mettle != DEFAULT_METTLE:
+    if pilot.mettle != DEFAULT_METTLE:  # M-R90: a warning, as the Coordinator may state another Mettle (L178)
         report.add("M-R90", "warning", "mettle",
                    f"Mettle is {pilot.mettle}; every playtest Pilot rolls {DEFAULT_METTLE}d6 until the rules "
                    f"for gaining Mettle are written (L156).", f"Use {DEFAULT_METTLE} unless your Coordinator says otherwise.")
@@ -263,7 +280,11 @@ def check_background(pilot: PilotBuild, catalogue: Catalogue, report: Report) ->
 
 
 def criterion(knowledge: str, proficiency: str, background: Background) -> int:
-    """M-R93 / M-D30: 4+ with the Knowledge, −1 per Proficiency level (never below 2+), 5+ without it."""
+    """M-R93 / M-D30: 4+ with the Knowledge, −1 per Proficiency level (never below 2+), 5+ without it.
+
+    Readings: a Knowledge held without a Proficiency rolls the base 4+ (digest 8.3 #40); each further level
+    of one Proficiency is one step easier again (8.3 #39).
+    """
     if knowledge not in background.knowledges:
         return 5
     return max(2, 4 - background.proficiency[(knowledge, proficiency)])
@@ -271,7 +292,9 @@ def criterion(knowledge: str, proficiency: str, background: Background) -> int:
 
 def derive(pilot: PilotBuild, catalogue: Catalogue, ledger: Ledger, background: Background, report: Report) -> None:
     stats = report.stats
-    stats["mara"] = Stat("MARA (XP)", pilot.xp, f"Martial Aptitude and Resourcefulness Assessment, 0-{MAX_MARA}")
+    awards = "; ".join(f"{xp} for {what}" for what, xp in SORTIE_XP)
+    stats["mara"] = Stat("MARA (XP)", pilot.xp, f"Martial Aptitude and Resourcefulness Assessment, the XP total, "
+                                                f"0-{MAX_MARA}. A Sortie gives {awards}; scenarios may give more (M-R97)")
     stats["sp_earned"] = Stat("SP earned", ledger.earned, f"one per prime from 2 to {min(pilot.xp, MAX_MARA)} (M-R98)", "SP")
     stats["sp_spent"] = Stat("SP spent", ledger.spent, "the price paid for every Skill held, markup included", "SP")
     stats["sp_lost"] = Stat("Markup lost", ledger.markup_lost, "off-Spec markup not refunded on unlearning (M-R101)", "SP")
@@ -292,10 +315,18 @@ def derive(pilot: PilotBuild, catalogue: Catalogue, ledger: Ledger, background: 
     tree = skill_tree(catalogue)
     report.detail["skills"] = [
         {"key": k, "name": tree.skills[k].name, "spec": label(tree.skills[k].spec), "branch": tree.skills[k].branch,
-         "category": tree.skills[k].category, "frequency": tree.skills[k].frequency or "unlimited",
+         "category": tree.skills[k].category, "frequency": frequency(tree.skills[k]),
          "sp": tree.skills[k].sp, "paid": paid, "marked_up": paid > tree.skills[k].sp,
          "costs": tree.skills[k].costs.model_dump(), "text": tree.skills[k].description, "subskill": bool(tree.skills[k].mother)}
         for k, paid in ledger.held.items()]
+
+
+def frequency(skill: Skill) -> str:
+    """When a held Skill may be used, for the sheet: no frequency means unlimited (M-R107); a Sustained Skill
+    is switched only in Upkeep, and never on and off in one Round (M-R106)."""
+    if skill.category == "sustained":
+        return ", ".join(filter(None, ["toggled in Upkeep, not on and off in one Round", skill.frequency]))
+    return skill.frequency or "unlimited"
 
 
 def options(ledger: Ledger, tree: SkillTree) -> dict[str, dict[str, Any]]:

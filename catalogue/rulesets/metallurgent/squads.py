@@ -150,6 +150,10 @@ def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] 
                   for p in opponent.report.detail.get("platoons", []) if p["initiative"] is not None]
         report.detail["opponent"] = opponent.name
         report.detail["turn_order"] = turn_order(ours + theirs)
+        # Hardpoint places nothing on the map, so M-R86 is a note for the table, given once there are two sides.
+        report.add("M-R86", "info", "opponent",
+                   f"{opponent.name} deploys in its own side's Deployment Zones: hostile units never start in the "
+                   f"players' zone, though friendly NPCs may share it.")
     return report
 
 
