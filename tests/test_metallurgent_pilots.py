@@ -245,7 +245,7 @@ def test_m_r91_improvement_without_a_source(catalogue):
     assert "M-R91" in codes(pilots.validate(document, catalogue))
 
 
-def test_m_r94_three_improvements_per_knowledge_at_most():
+def test_m_r93_a_criterion_never_drops_below_2_plus():
     from collections import Counter
 
     background = pilots.Background({}, ["medicine"], Counter(medicine=4),
