@@ -4,9 +4,12 @@ Rolled dice are read with the face rule the exact odds are built from (`dice.dar
 WE-20 (falling), WE-26 (Shock), WE-27 (Venom), WE-29 (throws), WE-30 (Entangle) and WE-31 (Reserve points)
 resolve a roll at the table; the builder does not preview them (README, DARK METAL).
 """
+import itertools
+
 import pytest
 
 from catalogue.rulesets import ACTIVE
+from catalogue.rulesets.base import BuildError
 from catalogue.rulesets.darkmetal import preview as dm
 from catalogue.rulesets.darkmetal.rules import ally_share
 from catalogue.rulesets.dice import darkmetal_face
@@ -124,3 +127,84 @@ def test_dm_aimed_beam_rifle_expected_damage():
 def test_dm_we09_a_rifle_in_close_combat_rolls_no_dice():
     odds = dm.weapon_odds(RIFLE, {"ath": 2, "pre": 1}, 0, dm.Situation(close_combat=True))
     assert odds["dice"] == 0 and odds["p_hit"] == 0  # Ath 2 − 2 for the rifle: "rolling no dice" (L648)
+
+
+# --- firing modes (digest 6.10) -------------------------------------------------------------------
+
+def counted(dice: int, target: int, defence: int) -> float:
+    """P(hit) counted face by face: successes at the target outnumber the 1s on every die."""
+    faces = itertools.product(*[range(1, 11)] * dice, *[range(1, 7)] * defence)
+    rolls = list(faces)
+    return sum(hits(roll[:dice], roll[dice:], target) for roll in rolls) / len(rolls)
+
+
+def test_dm_each_firing_mode_has_its_own_exact_odds():
+    m_rifle = ITEMS["model-739-mil-spec-m-rifle"]
+    odds = dm.weapon_odds(m_rifle, {"ath": 1, "pre": 3}, 0, dm.Situation(range=6))
+    one, two = odds["modes"]
+    assert (one["mode"], one["target_number"], one["damage"]) == ("1 ammo", 6, 1)
+    assert (two["mode"], two["target_number"], two["damage"], two["ammo"]) == ("2 ammo", 8, 2, 2)
+    assert one["p_hit"] == pytest.approx(counted(3, 6, 1)) and two["p_hit"] == pytest.approx(counted(3, 8, 1))
+    assert two["expected_damage"] == pytest.approx(2 * counted(3, 8, 1))
+    assert odds["mode"] == "1 ammo" and odds["p_hit"] == one["p_hit"]  # the first mode unless another is chosen
+
+
+def test_dm_the_chosen_mode_is_the_attack():
+    m_rifle = ITEMS["armor-m-rifle"]
+    chosen = dm.weapon_odds(m_rifle, {"ath": 1, "pre": 2}, 0,
+                            dm.Situation(armor=2, modes={"armor-m-rifle": "2 ammo"}))
+    # 2 ammo: +2 toHit and 2 Pierce, which cancels the target's Armor 2: T = 6 + 2.
+    assert chosen["mode"] == "2 ammo" and chosen["target_number"] == 8 and chosen["damage"] == 2
+    with pytest.raises(BuildError) as error:
+        dm.weapon_odds(m_rifle, {"ath": 1, "pre": 2}, 0, dm.Situation(modes={"armor-m-rifle": "3 ammo"}))
+    assert error.value.problems[0]["path"] == "situation.modes.armor-m-rifle"
+
+
+def test_dm_a_rifle_in_close_combat_has_one_way_to_strike():
+    odds = dm.weapon_odds(ITEMS["model-739-mil-spec-m-rifle"], {"ath": 4, "pre": 3}, 0,
+                          dm.Situation(close_combat=True, modes={"model-739-mil-spec-m-rifle": "2 ammo"}))
+    assert odds["modes"] == [] and odds["damage"] == 1 and odds["dice"] == 2
+
+
+def test_dm_aimed_beam_rifle_fires_its_aimed_mode():
+    beam = ITEMS["beam-rifle"]
+    aimed = dm.weapon_odds(beam, {"ath": 1, "pre": 3}, 0, dm.Situation(aimed=True))
+    assert aimed["mode"] == "aimed" and aimed["expected_damage"] == pytest.approx(dm.expected_net_damage(3, 6, 1))
+    unaimed = dm.weapon_odds(beam, {"ath": 1, "pre": 3}, 0, dm.Situation())
+    assert unaimed["mode"] == "shot" and unaimed["modes"][1]["why"] == "only when Aimed"
+
+
+def test_dm_powered_heavy_beam_rifle_adds_the_unrolled_dice():
+    """L779: defence d6 first, then attack d10 one at a time until successes outnumber 1s; dice left unrolled
+    add damage. Counted face by face for 3d10 against 1d6 at T 5."""
+    total = expected = 0
+    for *d10, d6 in itertools.product(*[range(1, 11)] * 3, range(1, 7)):
+        net = -(d6 == 1)
+        for rolled, face in enumerate(d10, start=1):
+            net += darkmetal_face(face, 5)
+            if net > 0:
+                expected += 1 + len(d10) - rolled
+                total += 1
+                break
+    powered = dm.weapon_odds(ITEMS["heavy-beam-rifle"], {"ath": 1, "pre": 3}, 0,
+                             dm.Situation(modes={"heavy-beam-rifle": "1 Power"}))
+    assert powered["target_number"] == 5 and powered["power"] == 1
+    assert powered["p_hit"] == pytest.approx(total / 6000) and powered["expected_damage"] == pytest.approx(expected / 6000)
+
+
+def test_dm_pw_a_melee_damage_is_the_leaders_final_bulk():
+    from catalogue.rulesets.darkmetal import rules
+    from catalogue.rulesets.packs import read_pack as read
+
+    catalogue = read(ACTIVE["darkmetal"].data_dir / "rulebook.yaml", ACTIVE).catalogue
+    build = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": catalogue.pack,
+             "name": "Brakk", "traits": {"ath": 8}, "armor": {"item": "power-armor"},
+             "attach": [{"item": "pw-a-melee", "at": [1]}],
+             "backpack": [{"item": "trauma-kit"}, {"item": "trauma-kit"}, {"item": "trauma-kit"}]}
+    report = rules.validate(build, catalogue)
+    bulk = report.stats["bulk"].value
+    assert bulk == 3  # Power Armor 2, +1 for three backpack slots used (DM-R48)
+    attack = dm.leader_preview(report, [ITEMS["pw-a-melee"]], 1, dm.Situation())["attacks"][0]
+    assert attack["damage"] == bulk and attack["expected_damage"] == pytest.approx(bulk * attack["p_hit"])
+    powered = attack["modes"][1]
+    assert powered["dice"] == attack["dice"] + 1 and powered["shock"] and powered["damage"] == bulk

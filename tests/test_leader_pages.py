@@ -159,3 +159,68 @@ def test_dm_preview_bad_input(client, packs):
     bad = {"attacker": build.document, "situation": {"size": "gigantic"}}
     response = client.post("/api/preview", bad, content_type="application/json")
     assert response.status_code == 422 and response.json()["problems"][0]["path"] == "situation.size"
+
+
+def test_an_ally_is_upgraded_from_the_form_and_its_path_shown(client, packs):
+    data = form(**{"trait-com": "4", "campaign": "1", "ally-count": "1", "ally-0-name": "Ash",
+                   "ally-0-template": "recruit", "ally-0-paid": "rep", "ally-0-deployed": "on", "ally-0-hired": "0",
+                   "ally-0-upgrade": "standard-infantry", "ally-0-upgrade-paid": "arp"})
+    response = client.post(NEW, data)
+    ash = response.context["document"]["allies"][0]
+    assert ash["template"] == "standard-infantry" and ash["hired_as"] == "recruit"
+    assert ash["upgrades"] == [{"template": "standard-infantry", "campaign": 1, "paid_with": "arp"}]
+    html = response.content.decode()
+    assert "Recruit" in html and "10 ARP" in html and 'name="ally-0-up-0-template" value="standard-infantry"' in html
+    data = form(**{"trait-com": "4", "ally-count": "1", "ally-0-name": "Ash", "ally-0-template": "recruit",
+                   "ally-0-paid": "rep", "ally-0-deployed": "on", "action": "add-arp:0"})
+    assert client.post(NEW, data).context["document"]["allies"][0]["arp"] == [{"campaign": 0, "scenarios": 0, "training": 0}]
+    bad = client.post(NEW, {**data, "action": "save", "ally-0-upgrade": "battle-armor"})
+    assert bad.status_code == 422 and "<code>ally-0-upgrade</code>" in bad.content.decode()
+
+
+def test_injuries_are_recorded_only_with_the_optional_rule(client, packs):
+    data = form(**{"trait-awa": "6", "injury_rule": "on", "add-injury": "eye-damage"})
+    response = client.post(NEW, data)
+    assert response.context["document"]["injuries"] == [{"item": "eye-damage", "campaign": 0}]
+    assert "Eye Damage" in response.content.decode() and "+10%" in response.content.decode()
+    kept = {**data, "add-injury": "", "injury-count": "1", "injury-0-item": "eye-damage", "injury-0-campaign": "0"}
+    assert client.post(NEW, kept).context["document"]["injuries"]
+    dropped = {key: value for key, value in kept.items() if key != "injury_rule"}
+    assert client.post(NEW, dropped).context["document"]["injuries"] == []
+
+
+def test_the_preview_offers_each_firing_mode(client, packs):
+    build = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
+                                      "pack": PACK, "name": "Gunner", "traits": {"pre": 6},
+                                      "hands": [{"item": "model-739-mil-spec-m-rifle"}]}))
+    fields = {"attacker_build": build.share_id, "preview-range": "6"}
+    html = client.post("/preview/darkmetal/leader/", fields, HTTP_HX_REQUEST="true").content.decode()
+    assert 'name="preview-mode-model-739-mil-spec-m-rifle" form="preview-form"' in html
+    assert "1 ammo" in html and "2 ammo" in html
+    chosen = client.post("/preview/darkmetal/leader/", {**fields, "preview-mode-model-739-mil-spec-m-rifle": "2 ammo"},
+                         HTTP_HX_REQUEST="true")
+    assert chosen.context["result"]["attacks"][0]["mode"] == "2 ammo"
+    wrong = client.post("/api/preview", {"attacker": build.document, "situation": {"modes": {"beam-rifle": "x"},
+                                                                                    "range": 6}},
+                        content_type="application/json")
+    assert wrong.status_code == 200  # a weapon the Leader does not carry picks nothing
+    wrong = client.post("/api/preview", {"attacker": build.document,
+                                         "situation": {"modes": {"model-739-mil-spec-m-rifle": "x"}}},
+                        content_type="application/json")
+    assert wrong.status_code == 422 and wrong.json()["problems"][0]["path"] == "situation.modes.model-739-mil-spec-m-rifle"
+
+
+def test_a_saved_leaders_ally_upgrades_cannot_be_rewritten(client, packs):
+    ash = {"name": "Ash", "template": "standard-infantry", "hired_as": "recruit", "paid_with": "rep",
+           "upgrades": [{"template": "standard-infantry", "campaign": 0, "paid_with": "rep"}]}
+    document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": PACK, "name": "Lead",
+                "traits": {"com": 4}, "allies": [ash]}
+    created = client.post("/api/builds", document, content_type="application/json").json()
+    rewritten = {**document, "allies": [{**ash, "hired_as": "standard-infantry", "upgrades": []}]}
+    response = client.put(f"/api/builds/{created['edit_token']}", {"version": 1, "build": rewritten},
+                          content_type="application/json")
+    assert response.status_code == 422 and response.json()["problems"][0]["path"] == "allies[0]"
+    grown = {**document, "allies": [{**ash, "template": "veteran-infantry",
+                                     "upgrades": ash["upgrades"] + [{"template": "veteran-infantry", "paid_with": "rep"}]}]}
+    assert client.put(f"/api/builds/{created['edit_token']}", {"version": 1, "build": grown},
+                      content_type="application/json").status_code == 200

@@ -19,6 +19,7 @@ from ... import forms
 from ..base import KindPage, situation_of
 
 MAX_ROWS = 12
+MAX_RECORDS = 100  # campaigns of history a Leader and each ally keep
 SHOULDERS_FIRST = (3, 4, 1, 2)
 ARMS_ONLY = (1, 2)
 FLAGS = ("close_combat", "dodging", "dashing", "aimed", "close_range", "undetected")
@@ -68,7 +69,9 @@ class Page(KindPage):
                      "defence_dice": forms.whole_number(fields, "defence_dice", 1, 0, 12),
                      **{name: forms.whole_number(fields, name, 0, 0, 12) for name in COUNTS},
                      "size": fields.get("size") or "average", "cover": fields.get("cover") or "none",
-                     **{flag: fields.get(flag) == "on" for flag in FLAGS}}
+                     **{flag: fields.get(flag) == "on" for flag in FLAGS},
+                     "modes": {name[len("mode-"):]: value for name, value in fields.items()
+                               if name.startswith("mode-") and value}}
         return {"situation": situation}
 
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
@@ -79,15 +82,15 @@ class Page(KindPage):
         items = checked.catalogue.items
         weapons = [items[p["item"]] for p in checked.document.get("hands", [])]
         weapons += [items[p["item"]] for p in checked.document.get("attach", [])
-                    if items[p["item"]].damage or items[p["item"]].melee]
+                    if items[p["item"]].damage or items[p["item"]].melee or items[p["item"]].modes]
         awareness = checked.document.get("traits", {}).get("awa", 1)
         result = engine.leader_preview(checked.report, weapons, awareness, chosen)
         result["attacker"] = checked.document["name"]
         return result
 
 
-def _rows(post, prefix: str) -> list[int]:
-    return list(range(forms.whole_number(post, f"{prefix}-count", 0, 0, MAX_ROWS)))
+def _rows(post, prefix: str, most: int = MAX_ROWS) -> list[int]:
+    return list(range(forms.whole_number(post, f"{prefix}-count", 0, 0, most)))
 
 
 def place(weapon: AttachWeapon, taken: set[int]) -> list[int]:
@@ -142,27 +145,28 @@ def leader_document(post, catalogue: Catalogue) -> dict[str, Any]:
                 for i in _rows(post, "pack")]
     if post.get("add-pack"):
         backpack.append({"item": known("add-pack", "item", "weapon"), "campaign": campaign})
-    allies = []
-    for i in _rows(post, "ally"):
-        allies.append({
-            "name": post.get(f"ally-{i}-name", "").strip() or f"Ally {i + 1}",
-            "template": post.get(f"ally-{i}-template", ""),
-            "paid_with": post.get(f"ally-{i}-paid", "rep"),
-            "deployed": post.get(f"ally-{i}-deployed") == "on",
-            "armor": post.get(f"ally-{i}-armor") or None,
-            "weapons": [w for w in (post.get(f"ally-{i}-weapon-1"), post.get(f"ally-{i}-weapon-2")) if w],
-            "items": [w for w in (post.get(f"ally-{i}-item-1"), post.get(f"ally-{i}-item-2")) if w],
-        })
+    allies = [ally_from_post(post, i, campaign, known, action == "add-arp" and arg == str(i)) for i in _rows(post, "ally")]
     if post.get("add-ally"):
         template = items[known("add-ally", "ally_template")]
         allies.append({"name": f"{template.name} {len(allies) + 1}", "template": template.key, "paid_with": "rep",
-                       "deployed": True, "armor": None, "weapons": [], "items": []})
-    lists = {"mod": mods, "attach": attach, "pack": backpack, "ally": allies}
+                       "deployed": True, "armor": None, "weapons": [], "items": [], "hired": campaign})
+    campaigns = [{"campaign": forms.whole_number(post, f"log-{j}-campaign", campaign, 0, 999),
+                  "scenarios": forms.whole_number(post, f"log-{j}-scenarios", 0, 0, 50),
+                  "won": post.get(f"log-{j}-won") == "on"} for j in _rows(post, "log", MAX_RECORDS)]
+    if action == "add-log" and all(c["campaign"] != campaign for c in campaigns):
+        campaigns.append({"campaign": campaign, "scenarios": 0, "won": False})
+    injuries = [{"item": post.get(f"injury-{j}-item", ""),
+                 "campaign": forms.whole_number(post, f"injury-{j}-campaign", campaign, 0, 999)}
+                for j in _rows(post, "injury")]
+    if post.get("add-injury"):
+        injuries.append({"item": known("add-injury", "injury"), "campaign": campaign})
+    lists = {"mod": mods, "attach": attach, "pack": backpack, "ally": allies, "log": campaigns, "injury": injuries}
     if action == "remove" and ":" in arg:
         which, _, index = arg.partition(":")
         if which in lists and index.isdigit() and int(index) < len(lists[which]):
             del lists[which][int(index)]
     hands = [{"item": post.get(f"hand-{n}"), "campaign": campaign} for n in (1, 2) if post.get(f"hand-{n}")]
+    injury_rule = post.get("injury_rule") == "on"
     armor = post.get("armor")
     return {
         "name": post.get("name", "").strip() or "New Squad Leader", "player": post.get("player", "").strip(),
@@ -174,7 +178,43 @@ def leader_document(post, catalogue: Catalogue) -> dict[str, Any]:
         "modifications": reprice(mods, catalogue, campaign) if all(m["item"] in items for m in mods) else mods,
         "hands": hands, "attach": attach, "backpack": backpack, "allies": allies,
         "wipe_rebuild_used": post.get("wipe_rebuild_used") == "on",
+        # Turning the optional rule off drops the injuries recorded under it.
+        "campaigns": campaigns, "injury_rule": injury_rule, "injuries": injuries if injury_rule else [],
     }
+
+
+def ally_from_post(post, i: int, campaign: int, known, add_arp: bool) -> dict[str, Any]:
+    """One ally's fields; its upgrade path and ARP record ride along as rows, and an upgrade picked is added."""
+    field = f"ally-{i}-"
+    ally = {
+        "name": post.get(f"{field}name", "").strip() or f"Ally {i + 1}",
+        "template": post.get(f"{field}template", ""),
+        "paid_with": post.get(f"{field}paid", "rep"),
+        "deployed": post.get(f"{field}deployed") == "on",
+        "armor": post.get(f"{field}armor") or None,
+        "weapons": [w for w in (post.get(f"{field}weapon-1"), post.get(f"{field}weapon-2")) if w],
+        "items": [w for w in (post.get(f"{field}item-1"), post.get(f"{field}item-2")) if w],
+        "hired": forms.whole_number(post, f"{field}hired", campaign, 0, 999),
+        "hired_as": post.get(f"{field}hired_as") or None,
+        "upgrades": [{"template": post.get(f"{field}up-{j}-template", ""),
+                      "campaign": forms.whole_number(post, f"{field}up-{j}-campaign", campaign, 0, 999),
+                      "paid_with": post.get(f"{field}up-{j}-paid", "arp")} for j in _rows(post, f"{field}up")],
+        "arp": [{"campaign": forms.whole_number(post, f"{field}arp-{j}-campaign", campaign, 0, 999),
+                 "scenarios": forms.whole_number(post, f"{field}arp-{j}-scenarios", 0, 0, 50),
+                 "training": forms.whole_number(post, f"{field}arp-{j}-training", 0, 0, 50)}
+                for j in _rows(post, f"{field}arp", MAX_RECORDS)],
+        "knocked_out": forms.whole_number(post, f"{field}knocked_out", None, 0, 999)
+        if post.get(f"{field}knocked_out") else None,
+        "petitioned": post.get(f"{field}petitioned") == "on",
+    }
+    if add_arp and all(entry["campaign"] != campaign for entry in ally["arp"]):
+        ally["arp"].append({"campaign": campaign, "scenarios": 0, "training": 0})
+    if post.get(f"{field}upgrade"):
+        ally["hired_as"] = ally["hired_as"] or ally["template"]
+        ally["template"] = known(f"{field}upgrade", "ally_template")
+        ally["upgrades"].append({"template": ally["template"], "campaign": campaign,
+                                 "paid_with": post.get(f"{field}upgrade-paid", "arp")})
+    return ally
 
 
 def _points(text: str) -> list[int]:
@@ -218,8 +258,10 @@ def context(checked) -> dict[str, Any]:
         rep, arp = rules.template_cost(template, catalogue)
         gear = sum(items[k].cost or 0 for k in ally["weapons"] + ally["items"] if getattr(items[k], "cost", None))
         gear += items[ally["armor"]].cost if ally.get("armor") else 0
-        refund = f"{arp + -(-gear // rules.ARP_TO_REP)} ARP" if ally["paid_with"] == "arp" else f"{rep + gear} Rep"
+        record = report.detail["ally_records"][i]
+        refund = refund_of(record, gear, ally["paid_with"])
         allies.append({**ally, "index": i, "template_item": template, "hire_rep": rep, "hire_arp": arp, "refund": refund,
+                       "record": record, "next_tiers": [t for t in catalogue.of("ally_template") if template.key in t.upgrades_from],
                        "weapon_items": [items[k] for k in ally["weapons"]], "item_items": [items[k] for k in ally["items"]],
                        "armor_item": items.get(ally.get("armor") or ""),
                        "bhp_boxes": range(template.bhp), "ahp_boxes": range(template.ahp or 0),
@@ -241,9 +283,20 @@ def context(checked) -> dict[str, Any]:
                      for i, p in enumerate(document.get("backpack", []))],
         "pack_options": catalogue.of("item") + [w for w in catalogue.of("weapon") if w.carry in ("1S", "2S", "2H", "1H")],
         "allies": allies, "templates": catalogue.of("ally_template"), "ally_items": catalogue.of("item"),
+        "injuries": [{"index": i, "item": items[t["item"]], "campaign": t["campaign"]}
+                     for i, t in enumerate(document.get("injuries", []))],
+        "injury_options": catalogue.of("injury"),
         "trait_names": TRAIT_NAMES, "issues_for": {i.path: i for i in report.issues},
         "other_issues": [i for i in report.issues if not i.path.startswith("allies[")],
     }
+
+
+def refund_of(record: dict[str, Any], gear: int, paid_with: str) -> str:
+    """DM-R63: dismissing returns the Rep paid to the Leader, and the ARP spent on the ally to that ally only."""
+    rep = record["rep_paid"] + (gear if paid_with == "rep" else 0)
+    arp = record["arp_paid"] + (-(-gear // rules.ARP_TO_REP) if paid_with == "arp" else 0)
+    parts = [f"{rep} Rep"] if rep or not arp else []
+    return " and ".join(parts + ([f"{arp} ARP to {record['name']}"] if arp else []))
 
 
 def _ally_weapons(template, catalogue: Catalogue) -> list:

@@ -3,15 +3,16 @@ from pathlib import Path
 
 from ..dice import darkmetal_pool
 from ..spec import Dice, DiceOption, Kind, Ruleset
-from . import rules
+from . import campaign, rules
 from .schema import CATEGORIES, CATEGORY_LABELS, LeaderBuild
 
 RULESET = Ruleset(
     key="darkmetal",
     name="DARK METAL",
     tagline="Squad Leaders and allies on Reputation budgets, d10 pools.",
-    # Saved Leaders may be changed freely: what a change costs is shown, not blocked (DM-R51-DM-R53).
-    kinds=(Kind("leader", "Squad Leader", LeaderBuild, "armor", rules.validate),),
+    # Saved Leaders may be changed freely: what a change costs is shown, not blocked (DM-R51-DM-R53); only the
+    # campaign records stand once saved.
+    kinds=(Kind("leader", "Squad Leader", LeaderBuild, "armor", rules.validate, check_update=campaign.check_update),),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
     data_dir=Path(__file__).parent / "data",

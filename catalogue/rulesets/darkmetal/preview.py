@@ -9,7 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..dice import Distribution, darkmetal_pool
+from ..base import BuildError
+from ..dice import Distribution, darkmetal_die, darkmetal_pool
+from .schema import FiringMode, Key
 
 SIZE_TARGET = {"tiny": 8, "small": 7, "average": 6, "large": 5}  # Base Attack Roll (L1104)
 MAX_T, MIN_T = 10, 2
@@ -85,33 +87,76 @@ class Situation(BaseModel):
     supporting_defenders: int = Field(default=0, ge=0, le=12)
     friendlies_in_the_way: int = Field(default=0, ge=0, le=12)  # shooting into a Close Combat from the wrong side
     undetected: bool = False  # a Stealth first strike in Close Combat: one die shows 10 (L1039)
+    modes: dict[Key, str] = Field(default_factory=dict, max_length=12)  # weapon key → the firing mode chosen
 
 
-def weapon_to_hit(weapon, distance: int) -> int:
-    """The weapon's toHit at this range; a range step replaces the base value (A-19)."""
-    to_hit = weapon.to_hit
+def weapon_to_hit(weapon, mode: FiringMode, distance: int) -> int:
+    """The mode's toHit at this range; a range step replaces the base value (A-19)."""
+    to_hit = mode.to_hit
     for beyond, value in sorted(getattr(weapon, "range_steps", [])):
         if distance > beyond:
             to_hit = value
     return to_hit
 
 
-def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation) -> dict:
-    """One weapon's attack: dice, target number, defence dice, exact P(hit) and expected damage."""
+def profiles(weapon) -> list[FiringMode]:
+    """Each way a weapon fires (digest 6.10): its listed modes, or else its table stats as the one mode."""
+    if weapon.modes:
+        return list(weapon.modes)
+    return [FiringMode(name="standard", damage=weapon.damage, pierce=weapon.pierce, to_hit=weapon.to_hit,
+                       shock=weapon.shock, ammo=1 if weapon.ammo else 0)]
+
+
+# A ranged weapon swung in Close Combat strikes as a basic melee weapon, whatever its modes (L1221).
+AS_A_CLUB = FiringMode(name="as a melee weapon", damage=1)
+
+
+def unrolled_dice(attack_dice: int, target: int, defence_dice: int, auto_tens: int, damage: int) -> Distribution:
+    """Damage of the powered Heavy Beam Rifle (L779): the defence d6 are rolled first, then the attack d10 one
+    at a time until successes outnumber the 1s; each die left unrolled adds 1 damage. 0 is a miss."""
+    die = dict(darkmetal_die(target).items())
+    outcomes: dict[int, float] = {}
+    for defence, p_defence in darkmetal_pool(0, target, defence_dice).items():
+        states = {auto_tens + defence: p_defence}  # net successes so far
+        for rolled in range(attack_dice + 1):
+            for net in [n for n in states if n > 0]:
+                dealt = damage + attack_dice - rolled
+                outcomes[dealt] = outcomes.get(dealt, 0.0) + states.pop(net)
+            if rolled == attack_dice:
+                break
+            after: dict[int, float] = {}
+            for net, p in states.items():
+                for face, q in die.items():
+                    after[net + face] = after.get(net + face, 0.0) + p * q
+            states = after
+        outcomes[0] = outcomes.get(0, 0.0) + sum(states.values())
+    return Distribution.of(outcomes)
+
+
+def mode_odds(weapon, mode: FiringMode, pools: dict[str, int], aim: int, situation: Situation, bulk: int) -> dict:
+    """One firing mode's attack: dice, target number, defence dice, exact P(hit) and expected damage."""
     melee = bool(getattr(weapon, "close_combat", False) or getattr(weapon, "melee", False))
     in_close_combat = situation.close_combat or melee
-    notes = []
+    odds = {"mode": mode.name, "ammo": mode.ammo, "power": mode.power, "shock": mode.shock}
     if not in_close_combat and weapon.max_range is not None and situation.range > weapon.max_range:
-        return {"name": weapon.name, "reachable": False, "why": f"Max Range {weapon.max_range}"}
+        return {**odds, "reachable": False, "why": f"Max Range {weapon.max_range}"}
+    if mode.aimed_only and not situation.aimed:
+        return {**odds, "reachable": False, "why": "only when Aimed"}
+    notes = []
     if in_close_combat:
-        dice = pools["ath"] - getattr(weapon, "close_combat_penalty", 0)
-        to_hit, damage, pierce = (0, 1, 0) if not melee else (weapon.to_hit, weapon.damage, weapon.pierce)
-        notes.append("Close Combat: Athletics" + (f" −{weapon.close_combat_penalty}" if getattr(weapon, "close_combat_penalty", 0) else ""))
+        penalty = getattr(weapon, "close_combat_penalty", 0)
+        dice, to_hit = pools["ath"] - penalty, mode.to_hit
+        notes.append("Close Combat: Athletics" + (f" −{penalty}" if penalty else ""))
         if not melee:
             notes.append("a ranged weapon in Close Combat strikes as a basic melee weapon")
     else:
-        dice, to_hit, damage, pierce = pools["pre"], weapon_to_hit(weapon, situation.range), weapon.damage, weapon.pierce
+        dice, to_hit = pools["pre"], weapon_to_hit(weapon, mode, situation.range)
         notes.append("Shoot: Precision")
+    if mode.extra_dice:
+        notes.append(f"+{mode.extra_dice} {'die' if mode.extra_dice == 1 else 'dice'} ({mode.name})")
+    damage = max(0, bulk) if mode.damage_rule == "bulk" else mode.damage
+    if mode.damage_rule == "bulk":
+        notes.append(f"damage = Bulk {bulk}")
     auto_tens = 0
     if in_close_combat:
         dice += support_dice(situation.supporting_attackers)
@@ -120,23 +165,52 @@ def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation) -
             notes.append(f"+{support_dice(situation.supporting_attackers)} supporting")
         if situation.undetected:
             notes.append("undetected first strike: one die shows 10")
-    dice = max(0, dice) + aim
+    dice = max(0, dice) + mode.extra_dice + aim
     defence = situation.defence_dice + (0 if in_close_combat else COVER_DICE[situation.cover])
     defence += 2 * situation.dodging + situation.dashing
     defence += support_dice(situation.supporting_defenders) if in_close_combat else into_melee_defence(
         situation.friendlies_in_the_way)
-    target = target_number(situation.size, situation.armor, pierce, to_hit, situation.close_range)
+    target = target_number(situation.size, situation.armor, mode.pierce, to_hit, situation.close_range)
+    odds.update(reachable=True, dice=dice, target_number=target, defence_dice=defence, damage=damage, hit_from=1,
+                notes=notes)
+    if mode.damage_rule == "unrolled_dice":
+        dealt = unrolled_dice(dice, max(MIN_T, min(target, MAX_T + 1)), defence, auto_tens, damage)
+        notes.append("chart: damage dealt")
+        return {**odds, "p_hit": dealt.at_least(1), "expected_damage": dealt.mean(), "damage": f"{damage} + unrolled",
+                "distribution": {k: p for k, p in dealt.items() if p > 1e-12}}
     net = net_distribution(dice, max(MIN_T, min(target, MAX_T + 1)), defence, auto_tens)
     p_hit = hit_chance(dice, target, defence, auto_tens)
-    aimed_beam = situation.aimed and weapon.key == "beam-rifle"
-    expected = expected_net_damage(dice, target, defence) if aimed_beam else p_hit * damage
-    return {"name": weapon.name, "reachable": True, "dice": dice, "target_number": target, "defence_dice": defence,
-            "p_hit": p_hit, "hit_from": 1, "damage": damage, "expected_damage": expected, "notes": notes,
+    if mode.damage_rule == "net_successes":
+        expected, odds["damage"] = expected_net_damage(dice, target, defence), "net successes"
+    else:
+        expected = p_hit * damage
+    return {**odds, "p_hit": p_hit, "expected_damage": expected,
             "distribution": {k: p for k, p in net.items() if p > 1e-12}}
+
+
+def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation, bulk: int = 0) -> dict:
+    """A weapon's attack in the mode chosen (the first unless `situation.modes` names another), with the odds
+    of every mode it has beside it."""
+    melee = bool(getattr(weapon, "close_combat", False) or getattr(weapon, "melee", False))
+    modes = [AS_A_CLUB] if situation.close_combat and not melee else profiles(weapon)
+    every = [mode_odds(weapon, mode, pools, aim, situation, bulk) for mode in modes]
+    # An aimed shot of a weapon with an aimed mode (the Beam Rifle) is that mode unless another is picked.
+    default = next((m for m in modes if m.aimed_only), modes[0]) if situation.aimed else modes[0]
+    chosen = situation.modes.get(weapon.key, default.name)
+    names = [mode.name for mode in modes]
+    if chosen not in names:
+        if len(modes) == 1:
+            chosen = names[0]  # in Close Combat a rifle has one way to strike, whatever was picked
+        else:
+            raise BuildError([{"path": f"situation.modes.{weapon.key}",
+                               "message": f"{weapon.name} fires as {', '.join(names)}; not {chosen[:40]!r}"}])
+    attack = every[names.index(chosen)]
+    return {"name": weapon.name, "key": weapon.key, **attack, "modes": every if len(every) > 1 else []}
 
 
 def leader_preview(report, weapons, awareness_half_steps: int, situation: Situation) -> dict:
     pools = {row["trait"]: row["pool"] for row in report.detail["traits"]}
     aim = aim_dice(awareness_half_steps) if situation.aimed else 0
+    bulk = report.stats["bulk"].value
     return {"situation": situation.model_dump(), "aim": aim,
-            "attacks": [weapon_odds(w, pools, aim, situation) for w in weapons]}
+            "attacks": [weapon_odds(w, pools, aim, situation, bulk) for w in weapons]}

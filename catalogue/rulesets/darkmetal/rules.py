@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
+from . import campaign
 from .schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, LeaderBuild, Splice, Weapon
 
 TRAIT_BUDGET = 3000  # DM-R04
@@ -131,6 +132,7 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     build = parse(document)
     check_keys(build, catalogue)
     report = Report()
+    campaign.check(build, catalogue, report)
     items = catalogue.items
     sheet = Sheet()
     check_traits(build, report)
@@ -144,6 +146,7 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     ally_rep, ally_arp = check_allies(build, catalogue, report)
     check_budgets(build, sheet, ally_rep, ally_arp, report)
     exchange(build, catalogue, report)
+    campaign.injure(build, items, sheet, report)
     derive(build, catalogue, sheet, report)
     return report
 
@@ -443,14 +446,12 @@ def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tu
     for i, ally in enumerate(build.allies):
         path = f"allies[{i}]"
         template = items[ally.template]
-        hire_rep, hire_arp = template_cost(template, catalogue)
+        hire_rep = template_cost(template, catalogue)[0]
         gear_rep = sum(items[k].cost or 0 for k in ally.weapons if items[k].cost) + sum(items[k].cost or 0 for k in ally.items)
         gear_rep += items[ally.armor].cost if ally.armor else 0
         value = hire_rep + gear_rep  # what counts toward Max Ally Value
-        if ally.paid_with == "arp":
-            arp_total += hire_arp + math.ceil(gear_rep / ARP_TO_REP)
-        else:
-            rep_total += hire_rep + gear_rep
+        rep, arp = campaign.charges(build, ally, catalogue, gear_rep)
+        rep_total, arp_total = rep_total + rep, arp_total + arp
         if ally.deployed:
             deployed += 1
             deployed_value += value

@@ -93,6 +93,26 @@ class Item(Part):
     power: NonNeg = 0
 
 
+class FiringMode(Strict):
+    """One way to fire a weapon, as a whole profile (digest 6.10): the preview computes each on its own."""
+
+    name: str = Field(min_length=1, max_length=40)
+    damage: NonNeg = 1
+    # fixed: `damage` on a hit; bulk: the wielder's Bulk (PW A-Melee, L776); net_successes: 1 per net success
+    # (the aimed Beam Rifle, L758); unrolled_dice: `damage` plus the attack dice left unrolled (L779).
+    damage_rule: Literal["fixed", "bulk", "net_successes", "unrolled_dice"] = "fixed"
+    pierce: NonNeg = 0
+    to_hit: int = 0
+    ammo: NonNeg = 0  # spent per attack
+    power: NonNeg = 0  # spent per attack
+    extra_dice: NonNeg = 0  # attack dice the mode adds
+    shock: bool = False
+    aimed_only: bool = False
+
+
+Modes = Annotated[list[FiringMode], Field(max_length=4)]
+
+
 class Weapon(Part):
     """Weapons Table (L739-766). `carry` is the Slots code: 1H/2H hands, 1S/2S backpack slots, none for palms."""
 
@@ -110,6 +130,7 @@ class Weapon(Part):
     reach: NonNeg = 0  # Energy Staff and Spear strike at 2"
     grenade: bool = False
     weapon_type: str = Field(min_length=1, max_length=30)  # what ally restrictions name (DM-R57-DM-R60)
+    modes: Modes = Field(default_factory=list)  # when given, the weapon fires only in these ways, the first by default
 
 
 class AttachWeapon(Part):
@@ -126,6 +147,7 @@ class AttachWeapon(Part):
     melee: bool = False  # Armor Melee, PW A-Melee: never on a shoulder (DM-R45)
     shock: bool = False
     effects: Effects = Field(default_factory=Effects)
+    modes: Modes = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _priced(self) -> "AttachWeapon":
@@ -188,6 +210,7 @@ class AllyTemplate(Part):
     weapons: list[Key] | Literal["any"] = "any"  # weapon keys allowed (DM-R57-DM-R60)
     items: list[Literal["trauma_kit", "armor_kit", "mine", "grenade", "battery", "ammo"]] | Literal["any", "none"] = "any"
     default_kit: str = Field(default="", max_length=300)
+    revived: bool = True  # DM-R67: knocked-out Recruits are not revived unless the Captain is petitioned
 
 
 class Injury(Part):
@@ -196,7 +219,10 @@ class Injury(Part):
     roll: Annotated[int, Field(ge=1, le=6)]
     traits: dict[Trait, HalfLevel] = Field(default_factory=dict)
     move: int = 0
-    boon_traits: dict[Trait, HalfLevel] = Field(default_factory=dict)  # after 2 campaigns
+    boon_traits: dict[Trait, HalfLevel] = Field(default_factory=dict)
+    boon_after: Annotated[int, Field(ge=0, le=99)] = 2  # campaigns carried before the boon comes
+    rep_bonus: Annotated[int, Field(ge=0, le=100)] = 10  # % more Rep each scenario (all but Broken Rib, L1352)
+    text_only: str = Field(default="", max_length=200)  # numbers in the effect that change nothing, and why
 
 
 CATEGORIES = {
@@ -237,14 +263,55 @@ class AttachPick(Pick):
     at: Annotated[list[Literal[1, 2, 3, 4]], Field(min_length=1, max_length=4)]  # AP1/AP2 arms, AP3/AP4 shoulders
 
 
+Currency = Literal["rep", "arp"]
+Scenarios = Annotated[int, Field(ge=0, le=50)]
+
+
+class Upgrade(Strict):
+    """A step up an ally's upgrade path (DM-R66), to `template`, paid in one currency in that campaign."""
+
+    template: Key
+    campaign: Campaign = 0
+    paid_with: Currency = "rep"
+
+
+class ArpEarned(Strict):
+    """What an ally earned in one campaign (DM-R65): successful scenarios it took part in, Training ARP given it."""
+
+    campaign: Campaign
+    scenarios: Scenarios = 0
+    training: Scenarios = 0
+
+
+class CampaignResult(Strict):
+    """A campaign played: its successful scenarios, and whether the campaign succeeded (DM-R65)."""
+
+    campaign: Campaign
+    scenarios: Scenarios = 0
+    won: bool = False
+
+
+class InjuryTaken(Strict):
+    """An Injury Table result taken in a campaign (DM-R71); its boon comes after two campaigns."""
+
+    item: Key
+    campaign: Campaign = 0
+
+
 class Ally(Strict):
     name: PlainName = Field(min_length=1, max_length=60)
-    template: Key
-    paid_with: Literal["rep", "arp"] = "rep"  # either currency, not mixed (A-43)
+    template: Key  # the tier it has now
+    paid_with: Currency = "rep"  # the hire and its gear: either currency, not mixed (A-43)
     deployed: bool = True  # hired allies may stay on the ship (DM-R64)
     armor: Key | None = None
     weapons: Annotated[list[Key], Field(max_length=6)] = Field(default_factory=list)
     items: Annotated[list[Key], Field(max_length=8)] = Field(default_factory=list)
+    hired: Campaign = 0
+    hired_as: Key | None = None  # the tier hired, when upgrades followed; otherwise `template`
+    upgrades: Annotated[list[Upgrade], Field(max_length=10)] = Field(default_factory=list)  # only grows
+    arp: Annotated[list[ArpEarned], Field(max_length=100)] = Field(default_factory=list)
+    knocked_out: Campaign | None = None  # the campaign it ended a scenario at 0 HP or less (DM-R67)
+    petitioned: bool = False  # a knocked-out Recruit the Captain agreed to revive (DM-R67)
 
 
 class LeaderBuild(BuildDocument):
@@ -265,6 +332,9 @@ class LeaderBuild(BuildDocument):
     backpack: Annotated[list[Pick], Field(max_length=10)] = Field(default_factory=list)
     allies: Annotated[list[Ally], Field(max_length=12)] = Field(default_factory=list)
     wipe_rebuild_used: bool = False  # the one-time full rebuild (DM-R53)
+    campaigns: Annotated[list[CampaignResult], Field(max_length=100)] = Field(default_factory=list)
+    injury_rule: bool = False  # the optional Injury rule is played (DM-R71)
+    injuries: Annotated[list[InjuryTaken], Field(max_length=20)] = Field(default_factory=list)
 
     @field_validator("traits")
     @classmethod
