@@ -28,6 +28,7 @@ from catalogue.rulesets.metallurgent.rules import (
     resolve,
 )
 from catalogue.rulesets.metallurgent.schema import (
+    CHIPSET_CARRIERS,
     COMPONENT_SLOTS,
     EQUIPMENT_TYPE_LABELS,
     SLOT_CATEGORIES,
@@ -148,6 +149,7 @@ class Page(KindPage):
     def sheet_context(self, checked, build) -> dict[str, Any]:
         context = self.share_context(None, checked, build)
         context["trackers"] = trackers(context)
+        context["chipsets"] = chipset_sheet(context["anvil"], checked.catalogue)
         context["printing"] = True  # the Components get their damage boxes
         return context
 
@@ -231,9 +233,26 @@ def trackers(context: dict) -> list[dict]:
         ("Charge", generator.charge_capacity, "", None),
         ("Fuel", stats["fuel"].value, "", None),
     ]
+    for g in context["anvil"].gear:
+        kind = field_or(g.item, "type", "")
+        if kind == "lca":  # M-R74: Orders held, up to the Order Limit
+            rows.append((f"Orders: {g.item.name}", g.item.order_limit,
+                         f"gains {g.item.orders_per_turn} at the start of each Turn; Order Limit {g.item.order_limit}",
+                         None))
+        elif kind == "shield":  # M-R64: at 0 AP the Shield is Destroyed and drops off
+            rows.append((f"Shield AP: {g.item.name}", g.item.ap, "at 0 AP Destroyed and jettisoned", None))
     return [{"label": label, "note": note + (f" ({count} — shown up to {MAX_BOXES})" if count > MAX_BOXES else ""),
              "boxes": [i + 1 == limit for i in range(min(max(count, 0), MAX_BOXES))]}
             for label, count, note, limit in rows]
+
+
+def chipset_sheet(anvil: Anvil, catalogue: Catalogue) -> list[dict[str, Any]]:
+    """Each LCA and Radio with its loaded Chipsets, a box per copy (each burns out on its own, M-R71), and for an
+    LCA the six Command Chipsets it has stock (M-R70)."""
+    stock = [c for c in catalogue.of("chipset") if c.type == "command"]
+    return [{"name": g.item.name, "radio": g.item.type == "radio", "capacity": g.item.chipset_capacity,
+             "loaded": g.chipsets, "stock": [] if g.item.type == "radio" else stock}
+            for g in anvil.gear if field_or(g.item, "type", "") in CHIPSET_CARRIERS]
 
 
 

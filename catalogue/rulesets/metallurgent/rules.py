@@ -10,14 +10,18 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from ..base import BuildError, Catalogue, Meter, Report, Stat, field_or, pack_problems, parse_as
 from .schema import (
+    CHIPSET_CARRIERS,
     EQUIPMENT_TYPE_LABELS,
     SLOT_CATEGORIES,
     SLOT_LABELS,
     SLOTS,
     TARGETING_EQUIPMENT,
     AnvilBuild,
+    Chipset,
     EquipmentBase,
     GearEntry,
     MobilityBase,
@@ -60,20 +64,38 @@ class Mounted:
     index: int
     entry: GearEntry
     item: Any  # Weapon | Equipment
+    chipsets: list[Chipset] = field(default_factory=list)  # loaded into an LCA or Radio (M-R70)
 
     @property
     def path(self) -> str:
         return f"gear[{self.index}]"
 
 
+DOWN = frozenset({"disabled", "destroyed"})  # conditions under which a Component stops working (M-R45)
+
+
 @dataclass(slots=True)
 class Anvil:
-    """A build with its parts looked up: what the checks run on."""
+    """A build with its parts looked up: what the checks run on.
+
+    `parts` are the parts as listed (what was built, and what the sheet prints); `final` are the same parts with
+    their condition applied (M-R45), which every derived stat and performance check reads.
+    """
 
     name: str
     parts: dict[str, Any]  # slot -> item or None
     gear: list[Mounted]
     condition: dict[str, str] = field(default_factory=dict)
+    final: dict[str, Any] = field(init=False)
+    working: list[Mounted] = field(init=False)  # Gear not Offline
+
+    def __post_init__(self) -> None:
+        down = {slot: state for slot, state in self.condition.items() if state in DOWN}
+        self.final = {**self.parts, **{slot: condition_applied(self.parts[slot], state)
+                                       for slot, state in down.items() if self.parts.get(slot) is not None}}
+        # M-R45: Gear on a Disabled or Destroyed Component is Offline (every Disabled row of the Arm tables makes
+        # it Offline or Destroyed, L1905-1915): no Drain, Offset or benefit. Its Load stays until it is removed.
+        self.working = [g for g in self.gear if g.entry.mount not in down]
 
     def standard_arm(self, slot: str) -> StandardArm | None:
         part = self.parts.get(slot)
@@ -85,6 +107,36 @@ class Anvil:
     def weapon_arms(self) -> list[tuple[str, WeaponArm]]:
         return [(slot, self.parts[slot]) for slot in ("left_arm", "right_arm")
                 if isinstance(self.parts[slot], WeaponArm)]
+
+    def works(self, slot: str) -> bool:
+        """Fitted and neither Disabled nor Destroyed: its actions (Block, Dodge, punches) are there (M-R45)."""
+        return self.parts.get(slot) is not None and self.condition.get(slot) not in DOWN
+
+    def working_weapon_arms(self) -> list[tuple[str, WeaponArm]]:
+        return [(slot, part) for slot, part in self.weapon_arms() if self.works(slot)]
+
+
+def zeroed(value: Any, keep: frozenset[str]) -> Any:
+    """`value` with every positive number in it read as 0, except the fields named in `keep`."""
+    if isinstance(value, BaseModel):
+        return value.model_copy(update={name: zeroed(getattr(value, name), keep)
+                                        for name in type(value).model_fields if name not in keep})
+    if isinstance(value, list):
+        return [zeroed(v, keep) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return 0
+    return value
+
+
+def condition_applied(part: Any, state: str) -> Any:
+    """M-R45 (L1794): a Disabled Component's positive stats count as 0, Drain included, but not its Load, which
+    goes only when it is Destroyed.
+
+    M-R45 reading: the Load Tolerance thresholds are kept (the Anvil still stands on its Mobility Base: zeroing
+    them would call every Anvil with a Disabled Mobility Base overloaded); the breakpoints' bonuses go.
+    Hardpoints and Strength as mounting limits are read from the part as built (see check_mounting).
+    """
+    return zeroed(part, frozenset({"max_load", "load"} if state == "disabled" else {"max_load"}))
 
 
 def ceil_half(value: int) -> int:
@@ -123,10 +175,22 @@ def resolve(build: AnvilBuild, catalogue: Catalogue) -> Anvil:
             problems.append({"path": f"gear[{index}].item",
                              "message": f"'{entry.item}' is a {category.replace('_', ' ')}, not Gear"})
         else:
-            gear.append(Mounted(index, entry, catalogue.items[entry.item]))
+            gear.append(Mounted(index, entry, catalogue.items[entry.item], chipsets(index, entry, catalogue, problems)))
     if problems:
         raise BuildError(problems)
     return Anvil(build.name, parts, gear, dict(build.condition))
+
+
+def chipsets(index: int, entry: GearEntry, catalogue: Catalogue, problems: list) -> list[Chipset]:
+    """The Chipsets loaded into one Gear item; an unknown key is a problem, as for any item."""
+    found = []
+    for number, key in enumerate(entry.chipsets):
+        if catalogue.categories.get(key) != "chipset":
+            problems.append({"path": f"gear[{index}].chipsets[{number}]",
+                             "message": f"'{key}' is not a Chipset in {catalogue.pack}"})
+        else:
+            found.append(catalogue.items[key])
+    return found
 
 
 def validate(build: Any, catalogue: Catalogue) -> Report:
@@ -169,6 +233,8 @@ def check(anvil: Anvil, report: Report) -> None:
     check_energy(anvil, report)
     check_heat(anvil, report)
     check_ranges_and_ammunition(anvil, report)
+    check_chipsets(anvil, report)
+    check_fuel(anvil, report)
 
 
 def check_components(anvil: Anvil, report: Report) -> None:
@@ -180,9 +246,11 @@ def check_components(anvil: Anvil, report: Report) -> None:
                        f"Control System to deploy.", f"Pick {what}.")
     for slot, state in anvil.condition.items():
         if state in ("disabled", "destroyed"):
+            load = "its Load stays" if state == "disabled" else "its Load is gone"
             report.add("M-R07", "warning", slot,
                        f"The {SLOT_LABELS[slot]} is {state.capitalize()}: damage stays with the part "
-                       f"until it is repaired.", "Repair or replace the part before the Sortie.")
+                       f"until it is repaired. Its positive stats count as 0, Drain included, {load}, and the "
+                       f"Gear on it is Offline (M-R45).", "Repair or replace the part before the Sortie.")
 
 
 def check_mounting(anvil: Anvil, report: Report) -> None:
@@ -208,6 +276,7 @@ def check_mounting(anvil: Anvil, report: Report) -> None:
                            f"{g.item.name} is mounted on the {label}, a Weapon Arm ({part.name}), which "
                            f"has no Hardpoints.", "Move it to the Core or a Standard Arm.")
             continue
+        # M-R45 reading: Gear stays mounted on a Disabled Component, so the limits are those it was built with.
         hardpoints = part.hardpoints
         size = sum(g.item.size for g in mounted)
         if size > hardpoints:
@@ -296,7 +365,7 @@ def carried_load(anvil: Anvil) -> tuple[int, list[str]]:
     """M-R30 / M-D01: every Component but the Mobility Base, plus all mounted Gear."""
     total, terms = 0, []
     for slot in ("core", "left_arm", "right_arm", "generator", "electronics"):
-        part = anvil.parts[slot]
+        part = anvil.final[slot]  # a Destroyed Component has no Load (M-R45)
         if part is not None:
             total += part.load
             terms.append(f"{SLOT_LABELS[slot]} {part.load}")
@@ -304,6 +373,26 @@ def carried_load(anvil: Anvil) -> tuple[int, list[str]]:
     total += gear_load
     terms.append(f"Gear {gear_load}")
     return total, terms
+
+
+def jettison_breakpoints(anvil: Anvil) -> list[dict[str, Any]]:
+    """M-R34: for each Gear that may be jettisoned (any not on the Core, L1366), where the Anvil would stand
+    without it, so the sheet shows what a jettison buys."""
+    mb = anvil.final["mobility_base"]
+    load, _ = carried_load(anvil)
+    now = active_breakpoint(mb, load)
+    rows = []
+    for g in anvil.gear:
+        if g.entry.mount == "core":
+            continue
+        after = load - g.item.load
+        index = active_breakpoint(mb, after)
+        bp = mb.load_tolerance[index] if index is not None else None
+        rows.append({"path": g.path, "name": g.item.name, "mount": SLOT_LABELS[g.entry.mount], "load": g.item.load,
+                     "load_after": after, "breakpoint": bp.max_load if bp else None,
+                     "cruise": mb.cruising_speed + bp.cruise if bp else None, "flank": bp.flank if bp else None,
+                     "initiative": mb.initiative + bp.init if bp else None, "changes": index != now})
+    return rows
 
 
 def active_breakpoint(mb: MobilityBase, load: int) -> int | None:
@@ -318,7 +407,7 @@ def active_breakpoint(mb: MobilityBase, load: int) -> int | None:
 
 
 def check_load(anvil: Anvil, report: Report) -> None:
-    mb = anvil.parts["mobility_base"]
+    mb = anvil.final["mobility_base"]
     if mb is None:
         return
     load, _ = carried_load(anvil)
@@ -350,13 +439,14 @@ class Energy:
 
 
 def energy(anvil: Anvil) -> Energy | None:
-    generator = anvil.parts["generator"]
+    """M-R40, M-R42 on the final stats: a Disabled Component drains nothing and Offline Gear neither (M-R45)."""
+    generator = anvil.final["generator"]
     if generator is None:
         return None
-    component_drain = sum(field_or(anvil.parts[s], "drain", 0) for s in SLOTS if anvil.parts[s] is not None)
+    component_drain = sum(field_or(anvil.final[s], "drain", 0) for s in SLOTS if anvil.final[s] is not None)
     output = generator.en_output
     active_drain = idle_drain = active_offset = idle_offset = 0
-    for g in anvil.gear:
+    for g in anvil.working:
         item = g.item
         if not isinstance(item, EquipmentBase):
             continue
@@ -411,17 +501,16 @@ def check_energy(anvil: Anvil, report: Report) -> None:
 
 def en_costs(anvil: Anvil) -> list[tuple[str, str, int]]:
     """Everything that spends EN on activation: weapons, equipment and the BID actions."""
-    costs = [(slot, part.name, part.weapon.en_cost) for slot, part in anvil.weapon_arms()]
-    for g in anvil.gear:
+    costs = [(slot, part.name, part.weapon.en_cost) for slot, part in anvil.working_weapon_arms()]
+    for g in anvil.working:
         if g.item.en_cost:
             costs.append((g.path, g.item.name, g.item.en_cost))
-    core, mb, el = anvil.parts["core"], anvil.parts["mobility_base"], anvil.parts["electronics"]
-    if core is not None:
-        costs.append(("core", f"Block ({core.name})", core.block_cost))
-    if mb is not None:
-        costs.append(("mobility_base", f"Dodge ({mb.name})", mb.dodge_cost))
-    if el is not None:
-        costs.append(("electronics", f"Intercept ({el.name})", el.intercept_cost))
+    # A Disabled Component's BID action is gone with its costs (M-R45): only working ones are listed.
+    for slot, action, cost in (("core", "Block", "block_cost"), ("mobility_base", "Dodge", "dodge_cost"),
+                               ("electronics", "Intercept", "intercept_cost")):
+        if anvil.works(slot):
+            part = anvil.parts[slot]
+            costs.append((slot, f"{action} ({part.name})", getattr(part, cost)))
     return costs
 
 
@@ -434,12 +523,12 @@ class HeatBudget:
 
 
 def heat_budget(anvil: Anvil) -> HeatBudget | None:
-    generator = anvil.parts["generator"]
+    generator = anvil.final["generator"]
     if generator is None:
         return None
-    passive = sum(g.item.heat for g in anvil.gear if isinstance(g.item, EquipmentBase) and g.entry.active
+    passive = sum(g.item.heat for g in anvil.working if isinstance(g.item, EquipmentBase) and g.entry.active
                   and g.item.type not in ACTIVATED_EQUIPMENT)
-    radiators = sum(field_or(g.item, "cooling", 0) for g in anvil.gear if g.entry.active)
+    radiators = sum(field_or(g.item, "cooling", 0) for g in anvil.working if g.entry.active)
     heat = 0
     for _ in range(40):  # converges in a few Upkeeps
         heat = max(0, heat - dissipation(generator.cooling, heat, radiators)) + passive
@@ -456,7 +545,7 @@ def dissipation(cooling: str, heat: int, radiators: int, climate: str = "tempera
 
 
 def check_heat(anvil: Anvil, report: Report) -> None:
-    generator = anvil.parts["generator"]
+    generator = anvil.final["generator"]
     if generator is None:
         return
     tolerance = generator.heat_tolerance
@@ -476,8 +565,8 @@ def check_heat(anvil: Anvil, report: Report) -> None:
 
 def heat_sources(anvil: Anvil) -> list[tuple[str, str, int]]:
     """Heat made by one use: weapons, activated equipment and Radar Burnthrough (per-Turn Heat is M-R51)."""
-    sources = [(slot, part.name, part.weapon.heat) for slot, part in anvil.weapon_arms()]
-    for g in anvil.gear:
+    sources = [(slot, part.name, part.weapon.heat) for slot, part in anvil.working_weapon_arms()]
+    for g in anvil.working:
         item = g.item
         if isinstance(item, Weapon) or field_or(item, "type", "") in ACTIVATED_EQUIPMENT:
             sources.append((g.path, item.name, item.heat))
@@ -488,7 +577,7 @@ def heat_sources(anvil: Anvil) -> list[tuple[str, str, int]]:
 
 def effective_fcs_range(anvil: Anvil) -> int | None:
     """M-R55 / M-D14: FCS Maximum Range plus Camera Modifier, never below Reliable Range."""
-    fcs, electronics = anvil.parts["fcs"], anvil.parts["electronics"]
+    fcs, electronics = anvil.final["fcs"], anvil.final["electronics"]
     if fcs is None:
         return None
     camera = electronics.camera_modifier if electronics is not None else 0
@@ -497,11 +586,14 @@ def effective_fcs_range(anvil: Anvil) -> int | None:
 
 def check_ranges_and_ammunition(anvil: Anvil, report: Report) -> None:
     fcs_range = effective_fcs_range(anvil)
-    radar_range = max((g.item.range for g in anvil.gear if isinstance(g.item, Radar)), default=0)
+    # M-R57: an EWACS Radar lends its Range only against Airborne targets, so it does not answer this warning.
+    radar_range = max((g.item.range for g in anvil.working if isinstance(g.item, Radar) and g.item.subtype != "ewacs"),
+                      default=0)
     for g in anvil.gear:
         item = g.item
         if isinstance(item, Weapon):
-            if fcs_range is not None and item.category != "melee" and item.range > max(fcs_range, radar_range):
+            if (fcs_range is not None and item.category != "melee" and item.range > max(fcs_range, radar_range)
+                    and g in anvil.working):
                 report.add("M-R55", "warning", g.path,
                            f"{item.name} reaches {item.range} hexes but the FCS's effective Maximum Range is "
                            f"{fcs_range}{f' (a Radar reaches {radar_range} in its Search Arcs)' if radar_range else ''}: "
@@ -514,6 +606,61 @@ def check_ranges_and_ammunition(anvil: Anvil, report: Report) -> None:
                            f"Carry at most {item.reserve}.")
         elif g.entry.reserve:
             report.add("M-R63", "error", g.path, f"{item.name} takes no ammunition.", "Clear its Reserve.")
+
+
+def check_chipsets(anvil: Anvil, report: Report) -> None:
+    """M-R70-M-R74: what an LCA or a Radio may carry, and whether it can ever spend the Orders."""
+    for g in anvil.gear:
+        if not g.chipsets:
+            continue
+        item, kind = g.item, field_or(g.item, "type", "")
+        if kind not in CHIPSET_CARRIERS:
+            report.add("M-R70", "error", g.path, f"{item.name} cannot carry Chipsets: only an LCA or a Radio does.",
+                       "Load the Chipsets into an LCA or a Radio.")
+            continue
+        stock = [c for c in g.chipsets if c.type == "command"]
+        loaded = [c for c in g.chipsets if c.type != "command"]
+        if kind == "radio":
+            for c in g.chipsets:
+                if c.type != "support":
+                    report.add("M-R72", "error", g.path,
+                               f"{item.name} is a Radio: it carries only Support Chipsets, not {c.name} "
+                               f"({c.type.capitalize()}).", f"Unload {c.name} or move it to an LCA.")
+        elif stock:
+            report.add("M-R70", "warning", g.path,
+                       f"{', '.join(c.name for c in stock)}: every LCA has the six Command Chipsets already; "
+                       f"loading one takes no slot and adds nothing.", "Unload the Command Chipsets.")
+        for c in loaded:
+            if c.type == "special" and c.lca != item.key:
+                report.add("M-R73", "error", g.path,
+                           f"{c.name} is a Special Chipset of another LCA model; {item.name} cannot load it.",
+                           f"Unload {c.name}.")
+        if len(loaded) > item.chipset_capacity:
+            report.add("M-R70", "error", g.path,
+                       f"{item.name} carries {len(loaded)} Chipsets; its Chipset Capacity is {item.chipset_capacity}.",
+                       f"Unload {len(loaded) - item.chipset_capacity}.")
+        limit = field_or(item, "order_limit", None)
+        for c in {c.key: c for c in loaded}.values():
+            if limit is not None and c.orders is not None and c.orders > limit:
+                report.add("M-R74", "warning", g.path,
+                           f"{c.name} costs {c.orders} Orders but {item.name} holds at most {limit}: it can never "
+                           f"be used.", "Fit an LCA with a higher Order Limit or load another Chipset.")
+
+
+def fuel(anvil: Anvil) -> tuple[int, int] | None:
+    """Fuel from the Generator and from working Fuel Tanks (M-R61)."""
+    generator = anvil.final["generator"]
+    if generator is None:
+        return None
+    return generator.fuel_capacity, sum(field_or(g.item, "fuel", 0) for g in anvil.working)
+
+
+def check_fuel(anvil: Anvil, report: Report) -> None:
+    carried = fuel(anvil)
+    if carried is not None and sum(carried) == 0:
+        report.add("M-R61", "warning", "generator",
+                   "The Anvil carries no Fuel: it gains no Charge before deployment and starts Running on Fumes "
+                   "(half Cruise, no Flanking, BID costs doubled).", "Fit a Generator with Fuel or a Fuel Tank.")
 
 
 # --- derived stats ---------------------------------------------------------------------------
@@ -542,8 +689,13 @@ def arcs_for(mount: str, chassis: str | None) -> list[str]:
 
 
 def derive(anvil: Anvil, report: Report) -> None:
-    p = anvil.parts
+    p = anvil.final
     stats = report.stats
+    down = [f"{SLOT_LABELS[slot]} {state.capitalize()}" for slot, state in anvil.condition.items() if state in DOWN]
+    if down:
+        stats["condition"] = Stat("Out of action", ", ".join(down),
+                                  "positive stats count as 0, Drain included; Load stays until Destroyed; the "
+                                  "Gear on it is Offline (M-R45)")
     core, mb, generator, electronics, fcs = (p["core"], p["mobility_base"], p["generator"],
                                              p["electronics"], p["fcs"])
     load, terms = carried_load(anvil)
@@ -581,7 +733,8 @@ def derive(anvil: Anvil, report: Report) -> None:
             allowed = DZ_ORDER[: DZ_ORDER.index(zone) + 1]
             stats["deployment_zone"] = Stat("Deployment Zone", zone,
                                             f"Initiative {initiative}: may deploy in {', '.join(reversed(allowed))} (M-D07)")
-        stats["dodge"] = Stat("Dodge", f"+{mb.dodge_bonus} DV", f"costs {mb.dodge_cost} EN per Dodge")
+        if anvil.works("mobility_base"):
+            stats["dodge"] = Stat("Dodge", f"+{mb.dodge_bonus} DV", f"costs {mb.dodge_cost} EN per Dodge")
         chassis = CHASSIS_LABELS[mb.chassis]
         stats["chassis"] = Stat("Chassis", chassis,
                                 f"{'Striding' if mb.striding else 'Driving'}: {', '.join(CHASSIS_ABILITIES[mb.chassis])}")
@@ -590,8 +743,9 @@ def derive(anvil: Anvil, report: Report) -> None:
         stats["defence"] = Stat("Defence (DV)", core.defence,
                                 f"Core Defence; {core.defence + 1} while Flanking (M-D11)"
                                 + (f"; {core.defence + mb.dodge_bonus} when Dodging" if mb else ""))
-        stats["block"] = Stat("Block", f"{core.block_bonus} Hit{'s' if core.block_bonus != 1 else ''}",
-                              f"redirect up to {core.block_bonus} Hits to one Component for {core.block_cost} EN")
+        if anvil.works("core"):
+            stats["block"] = Stat("Block", f"{core.block_bonus} Hit{'s' if core.block_bonus != 1 else ''}",
+                                  f"redirect up to {core.block_bonus} Hits to one Component for {core.block_cost} EN")
     en = energy(anvil)
     if en is not None:
         apu = en.output - generator.en_output
@@ -614,27 +768,28 @@ def derive(anvil: Anvil, report: Report) -> None:
                              f"always-active equipment makes {budget.passive} Heat a Turn; "
                              f"{generator.cooling.capitalize()} cooling sheds {shed}; settles at {budget.steady} "
                              f"against a Heat Tolerance of {generator.heat_tolerance}")
-        tanks = sum(field_or(g.item, "fuel", 0) for g in anvil.gear)
-        fuel = generator.fuel_capacity + tanks
-        stats["fuel"] = Stat("Fuel", fuel, f"Generator {generator.fuel_capacity}"
+        _, tanks = fuel(anvil)
+        stats["fuel"] = Stat("Fuel", generator.fuel_capacity + tanks, f"Generator {generator.fuel_capacity}"
                                            + (f" + Fuel Tanks {tanks}" if tanks else "") + "; carried between Sorties")
         stats["charge"] = Stat("Charge", generator.charge_capacity,
                                "Charge Capacity, filled by spending 1 Fuel before deployment (M-D15)", "Charge")
     fcs_range = effective_fcs_range(anvil)
     if fcs_range is not None:
         camera = electronics.camera_modifier if electronics is not None else 0
-        types = {fcs.targeting_type} | {g.item.subtype for g in anvil.gear if isinstance(g.item, Radar)}
+        types = {fcs.targeting_type} | {g.item.subtype for g in anvil.working if isinstance(g.item, Radar)}
         stats["fcs_range"] = Stat("FCS Maximum Range", fcs_range,
                                   f"FCS {fcs.max_range} {camera:+d} Camera, never below Reliable Range "
                                   f"{fcs.reliable_range} (M-R55)", "hexes")
         stats["targeting"] = Stat("Targeting Types", ", ".join(sorted(t.capitalize() for t in types)),
                                   "FCS and Radar types combine; the same type does not stack (M-R56)")
-    if electronics is not None:
+    if anvil.works("electronics"):
         stats["intercept"] = Stat("Intercept", electronics.intercept_bonus,
                                   f"reduce one Hit by {electronics.intercept_bonus} for {electronics.intercept_cost} EN")
     derive_mounts(anvil, report)
     derive_attacks(anvil, report)
-    report.detail["command"] = any(field_or(g.item, "type", "") == "lca" for g in anvil.gear)
+    report.detail["command"] = any(field_or(g.item, "type", "") == "lca" for g in anvil.working)
+    if mb is not None:
+        report.detail["jettison"] = jettison_breakpoints(anvil)
 
 
 def derive_mounts(anvil: Anvil, report: Report) -> None:
@@ -654,12 +809,12 @@ def derive_mounts(anvil: Anvil, report: Report) -> None:
 
 def derive_attacks(anvil: Anvil, report: Report) -> None:
     """Punch, kick and the arcs and dice of every weapon, for the sheet (M-D18..M-D23, M-R16)."""
-    mb = anvil.parts["mobility_base"]
-    chassis = mb.chassis if mb is not None else None
+    mb = anvil.final["mobility_base"] if anvil.works("mobility_base") else None
+    chassis = anvil.parts["mobility_base"].chassis if anvil.parts["mobility_base"] is not None else None
     attacks = []
     for slot in ("left_arm", "right_arm"):
         part = anvil.parts[slot]
-        if isinstance(part, StandardArm):
+        if isinstance(part, StandardArm) and anvil.works(slot):
             attacks.append({"name": f"Punch ({SLOT_LABELS[slot]})", "dice": f"{METTLE + part.agility}d6",
                             "damage": f"{ceil_half(part.strength)} KE", "range": "adjacent",
                             "note": f"1 Charge; {max(1, part.agility)} per Round"})
@@ -678,8 +833,8 @@ def derive_attacks(anvil: Anvil, report: Report) -> None:
                             "range": "adjacent", "note": "Nose, FL or FR Arc"})
     report.detail["attacks"] = attacks
     weapons = [weapon_line(slot, slot, part.name, part.weapon, "primary", part.agility, None, chassis)
-               for slot, part in anvil.weapon_arms()]
-    for g in anvil.gear:
+               for slot, part in anvil.working_weapon_arms()]
+    for g in anvil.working:
         if isinstance(g.item, Weapon):
             arm = anvil.standard_arm(g.entry.mount)
             weapons.append(weapon_line(g.path, g.entry.mount, g.item.name, g.item, g.item.weapon_class,

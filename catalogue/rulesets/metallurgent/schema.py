@@ -245,6 +245,28 @@ class TargetDesignator(EquipmentBase):
     range: NonNeg
 
 
+# Gear that carries Chipsets: an LCA any kind, a Radio only Support ones (M-R70, M-R72).
+CHIPSET_CARRIERS = frozenset({"lca", "radio"})
+
+
+class Chipset(Part):
+    """A programme loaded into an LCA or a Radio (digest 2.8); Command Chipsets come stock on every LCA."""
+
+    type: Literal["command", "support", "control", "interference", "special"]
+    orders: Annotated[int, Field(ge=0, le=9)] | None  # None: the rulebook leaves the cost out (Adjust Attitude)
+    en_cost: NonNeg = 0
+    heat: NonNeg = 0
+    range_band: Literal["reliable", "maximum"] = "reliable"  # which LCA range the effect reaches (L1489)
+    off_turn: bool = False  # usable outside the user's own Turn (L1491)
+    lca: Annotated[str, Field(pattern=KEY_PATTERN)] | None = None  # a Special Chipset's LCA model (M-R73)
+
+    @model_validator(mode="after")
+    def _special_names_its_lca(self) -> "Chipset":
+        if (self.type == "special") != (self.lca is not None):
+            raise ValueError("a Special Chipset names the LCA model it belongs to (lca); no other Chipset does")
+        return self
+
+
 Equipment = Annotated[
     Union[Radar, LocalControlArray, Radio, Jammer, Shield, Radiator, AuxiliaryPowerUnit,
           CloseInWeaponSystem, FuelTank, TargetDesignator],
@@ -268,11 +290,12 @@ CATEGORIES = {
     "fcs": FireControlSystem,
     "weapon": Weapon,
     "equipment": Equipment,
+    "chipset": Chipset,
 }
 CATEGORY_LABELS = {
     "core": "Cores", "mobility_base": "Mobility Bases", "standard_arm": "Standard Arms",
     "weapon_arm": "Weapon Arms", "generator": "Generators", "electronics": "Electronics",
-    "fcs": "Fire Control Systems", "weapon": "Weapons", "equipment": "Equipment",
+    "fcs": "Fire Control Systems", "weapon": "Weapons", "equipment": "Equipment", "chipset": "Chipsets",
 }
 
 
@@ -286,6 +309,9 @@ class GearEntry(Strict):
     mount: Mount
     active: bool = True  # Drain / Offset Gear may start a Sortie active or inactive (M-R43)
     reserve: Annotated[int, Field(ge=0, le=999)] | None = None  # reserve ammunition carried (M-R63)
+    # Chipsets loaded into an LCA or a Radio, a copy per entry (M-R71). More than any Capacity are read, so that
+    # the validator, not the parser, says so (M-R70).
+    chipsets: Annotated[list[ItemKey], Field(max_length=24)] = Field(default_factory=list)
 
 
 class AnvilParts(Strict):
