@@ -245,7 +245,7 @@ def check_components(anvil: Anvil, report: Report) -> None:
                        f"No {SLOT_LABELS[slot]} fitted. An Anvil needs all six Components and a Fire "
                        f"Control System to deploy.", f"Pick {what}.")
     for slot, state in anvil.condition.items():
-        if state in ("disabled", "destroyed"):
+        if state in DOWN:
             load = "its Load stays" if state == "disabled" else "its Load is gone"
             report.add("M-R07", "warning", slot,
                        f"The {SLOT_LABELS[slot]} is {state.capitalize()}: damage stays with the part "
