@@ -11,11 +11,13 @@ import pytest
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.base import BuildError
 from catalogue.rulesets.darkmetal import preview as dm
+from catalogue.rulesets.darkmetal import rules
 from catalogue.rulesets.darkmetal.rules import ally_share
 from catalogue.rulesets.dice import darkmetal_face
 from catalogue.rulesets.packs import read_pack
 
-ITEMS = read_pack(ACTIVE["darkmetal"].data_dir / "rulebook.yaml", ACTIVE).catalogue.items
+CATALOGUE = read_pack(ACTIVE["darkmetal"].data_dir / "rulebook.yaml", ACTIVE).catalogue
+ITEMS = CATALOGUE.items
 KNIFE, RIFLE = ITEMS["melee-weapon"], ITEMS["standard-rifle"]
 
 
@@ -192,19 +194,31 @@ def test_dm_powered_heavy_beam_rifle_adds_the_unrolled_dice():
     assert powered["p_hit"] == pytest.approx(total / 6000) and powered["expected_damage"] == pytest.approx(expected / 6000)
 
 
-def test_dm_pw_a_melee_damage_is_the_leaders_final_bulk():
-    from catalogue.rulesets.darkmetal import rules
-    from catalogue.rulesets.packs import read_pack as read
+def leader_report(**fields):
+    return rules.validate({"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
+                           "pack": CATALOGUE.pack, "name": "Brakk", **fields}, CATALOGUE)
 
-    catalogue = read(ACTIVE["darkmetal"].data_dir / "rulebook.yaml", ACTIVE).catalogue
-    build = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": catalogue.pack,
-             "name": "Brakk", "traits": {"ath": 8}, "armor": {"item": "power-armor"},
-             "attach": [{"item": "pw-a-melee", "at": [1]}],
-             "backpack": [{"item": "trauma-kit"}, {"item": "trauma-kit"}, {"item": "trauma-kit"}]}
-    report = rules.validate(build, catalogue)
+
+def test_dm_pw_a_melee_damage_is_the_leaders_final_bulk():
+    report = leader_report(traits={"ath": 8}, armor={"item": "power-armor"}, attach=[{"item": "pw-a-melee", "at": [1]}],
+                           backpack=[{"item": "trauma-kit"}, {"item": "trauma-kit"}, {"item": "trauma-kit"}])
     bulk = report.stats["bulk"].value
     assert bulk == 3  # Power Armor 2, +1 for three backpack slots used (DM-R48)
     attack = dm.leader_preview(report, [ITEMS["pw-a-melee"]], 1, dm.Situation())["attacks"][0]
     assert attack["damage"] == bulk and attack["expected_damage"] == pytest.approx(bulk * attack["p_hit"])
     powered = attack["modes"][1]
     assert powered["dice"] == attack["dice"] + 1 and powered["shock"] and powered["damage"] == bulk
+
+
+def test_dm_r36_each_weapon_held_is_its_own_attack():
+    report = leader_report(traits={"pre": 6})
+    pistols = [ITEMS["machine-pistol"], ITEMS["heavy-pistol"]]
+    attacks = dm.leader_preview(report, pistols, 1, dm.Situation(range=5))["attacks"]
+    assert [a["name"] for a in attacks] == ["Machine Pistol", "Heavy Pistol"]
+    assert [a["target_number"] for a in attacks] == [5, 8]  # each its own range step
+
+
+def test_dm_r38_close_combat_penalty_lowers_athletics_never_below_zero():
+    heavy = ITEMS["heavy-rifle"]  # −3 Ath dice in Close Combat
+    assert dm.weapon_odds(heavy, {"ath": 4, "pre": 1}, 0, dm.Situation(close_combat=True))["dice"] == 1
+    assert dm.weapon_odds(heavy, {"ath": 2, "pre": 1}, 0, dm.Situation(close_combat=True))["dice"] == 0
