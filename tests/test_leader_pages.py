@@ -187,6 +187,9 @@ def test_injuries_are_recorded_only_with_the_optional_rule(client, packs):
     assert client.post(NEW, kept).context["document"]["injuries"]
     dropped = {key: value for key, value in kept.items() if key != "injury_rule"}
     assert client.post(NEW, dropped).context["document"]["injuries"] == []
+    client.post(NEW, {**kept, "action": "save"})
+    share = client.get(f"/s/{Build.objects.get().share_id}/").content.decode()
+    assert "Eye Damage (campaign 0)" in share and "+10% Rep each scenario" in share
 
 
 def test_the_preview_offers_each_firing_mode(client, packs):

@@ -59,11 +59,11 @@ def check_records(build: LeaderBuild, catalogue: Catalogue) -> None:
             bad(f"{path}.hired_as", "an ally with upgrades names the tier it was hired as")
         if ally.hired_as is not None:
             known(f"{path}.hired_as", ally.hired_as, "ally_template")
-        start = ally.hired
+        start, before = ally.hired, "the ally was hired"
         for j, step in enumerate(ally.upgrades):
             known(f"{path}.upgrades[{j}].template", step.template, "ally_template")
-            within(f"{path}.upgrades[{j}].campaign", step.campaign, start, "the step before it")
-            start = max(start, step.campaign)
+            within(f"{path}.upgrades[{j}].campaign", step.campaign, start, before)
+            start, before = max(start, step.campaign), "the upgrade before it"
         earned: set[int] = set()
         for j, entry in enumerate(ally.arp):
             if entry.campaign in earned:
