@@ -227,3 +227,10 @@ def test_a_saved_leaders_ally_upgrades_cannot_be_rewritten(client, packs):
                                      "upgrades": ash["upgrades"] + [{"template": "veteran-infantry", "paid_with": "rep"}]}]}
     assert client.put(f"/api/builds/{created['edit_token']}", {"version": 1, "build": grown},
                       content_type="application/json").status_code == 200
+
+
+def test_the_sheet_lists_each_firing_mode(client, packs):
+    build = store.create(store.check({"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
+                                      "pack": PACK, "name": "Gunner", "hands": [{"item": "model-739-mil-spec-m-rifle"}]}))
+    share = client.get(f"/s/{build.share_id}/").content.decode()
+    assert "1 ammo: 1 damage" in share and "2 ammo: 2 damage at +2 (2 ammo)" in share
