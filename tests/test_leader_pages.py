@@ -234,3 +234,14 @@ def test_the_sheet_lists_each_firing_mode(client, packs):
                                       "pack": PACK, "name": "Gunner", "hands": [{"item": "model-739-mil-spec-m-rifle"}]}))
     share = client.get(f"/s/{build.share_id}/").content.decode()
     assert "1 ammo: 1 damage" in share and "2 ammo: 2 damage at +2 (2 ammo)" in share
+
+
+def test_campaigns_are_recorded_from_the_form(client, packs):
+    data = form(**{"campaign": "2", "action": "add-log"})
+    assert client.post(NEW, data).context["document"]["campaigns"] == [{"campaign": 2, "scenarios": 0, "won": False}]
+    rows = form(**{"campaign": "2", "log-count": "1", "log-0-campaign": "1", "log-0-scenarios": "3", "log-0-won": "on"})
+    assert client.post(NEW, rows).context["document"]["campaigns"] == [{"campaign": 1, "scenarios": 3, "won": True}]
+    gone = client.post(NEW, {**rows, "action": "remove:log:0"}).context["document"]
+    assert gone["campaigns"] == []
+    future = client.post(NEW, {**rows, "log-0-campaign": "5", "action": "save"})
+    assert future.status_code == 422 and "<code>campaigns[0].campaign</code>" in future.content.decode()
