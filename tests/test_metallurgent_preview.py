@@ -138,23 +138,24 @@ def test_spotting_ignores_cover():
 
 
 def test_t25_blast_20_ce_intercept_5():
-    cat = make_catalogue(weapon("bomb", damage=20, damage_type="CE", functions=["Blast 1"]))
-    target = plain_target(resistance=0, intercept_bonus=5)
+    cat = make_catalogue(weapon("bomb", damage=20, damage_type="CE", payloads=["Blast 1"]))
+    target = plain_target(defence=0, resistance=0, intercept_bonus=5)  # a sure Hit: no miss drifts
     result = preview.preview(resolved(anvil([("bomb", "core")]), cat), target,
                              preview.Situation(range=4, target_intercepting=True))
-    bomb = attack_named(result, "gear[0]")
-    assert bomb["damage"] == 15
+    bomb = attack_named(result, "gear[0]/blast-1")
+    assert bomb["damage"] == 15 and bomb["p_hit"] == 1
     assert {p["damage_per_hit"] for p in bomb["parts"]} == {15}
     # Each Component is hit directly 1/6 of the time for 15, and by the blast otherwise for ceil(15/2) = 8.
-    core = bomb["parts"][0]
-    assert core["expected"] == pytest.approx(bomb["expected_hits"] * (15 / 6 + 8 * 5 / 6))
+    assert [p["expected"] for p in bomb["parts"]] == pytest.approx([15 / 6 + 8 * 5 / 6] * 6)
+    # The standard load is no Blast: its Hit stays on one Component.
+    assert attack_named(result, "gear[0]")["expected_damage"] == pytest.approx(15)
 
 
 def test_t26_ciws_takes_8_off_a_15_ce_blast():
-    cat = make_catalogue(weapon("bomb", damage=15, damage_type="CE", functions=["Blast 1"]))
+    cat = make_catalogue(weapon("bomb", damage=15, damage_type="CE", payloads=["Blast 1"]))
     result = preview.preview(resolved(anvil([("bomb", "core")]), cat), plain_target(intercept_bonus=8),
                              preview.Situation(range=4, target_intercepting=True))
-    assert attack_named(result, "gear[0]")["damage"] == 7
+    assert attack_named(result, "gear[0]/blast-1")["damage"] == 7
 
 
 def test_resistance_subtracts_per_component():

@@ -147,3 +147,33 @@ def test_preview_panel_says_never_and_labels_weather_in_words(client, vanguard):
     assert ">0%<" not in html and "out of range" in html
     page = client.get("/new/metallurgent/anvil/?example=0").content.decode()
     assert ">Winds, heavy</option>" in page and "Windsheavy" not in page
+
+
+def test_panel_arc_painted_and_locked_reach_the_preview(client, vanguard):
+    page = client.get("/new/metallurgent/anvil/?example=0").content.decode()
+    assert ">Aft Arc</option>" in page and 'name="preview-target_painted"' in page
+    assert 'name="preview-target_locked"' in page
+    anvils = latest_pack("metallurgent").examples
+    target = store.create(store.check(dict(anvils[0])))
+    form = {"attacker": json.dumps(vanguard), "preview-target": f"build:{target.share_id}", "preview-range": "4",
+            "preview-target_dodging": "on", "preview-attack_arc": "aft", "preview-target_painted": "on"}
+    html = client.post("/preview/metallurgent/anvil/", form, HTTP_HX_REQUEST="true").content.decode()
+    assert "fired into its Aft Arc" in html and "less 2 from the Aft Arc" in html
+    assert "+1 against a Painted target" in html
+    bad = client.post("/preview/metallurgent/anvil/", {**form, "preview-attack_arc": "behind"}, HTTP_HX_REQUEST="true")
+    assert bad.status_code == 422 and "<code>attack_arc</code>" in bad.content.decode()
+
+
+def test_panel_shows_payloads_and_what_is_not_modelled(client, vanguard):
+    form = {"attacker": json.dumps(vanguard), "preview-target": "unit:t-72b-mbt", "preview-range": "4"}
+    html = client.post("/preview/metallurgent/anvil/", form, HTTP_HX_REQUEST="true").content.decode()
+    assert "Blast 1 Payload" in html and "a miss Drifts 2 hexes" in html
+    assert "<em>not modelled</em>: its rules are not in the rulebook" in html
+
+
+def test_api_preview_arc_and_payload_rows(client, vanguard):
+    body = {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": {"range": 4, "attack_arc": "aft"}}
+    data = post(client, body).json()
+    assert data["arc"] == "Aft" and any(a["payload"] == "Blast 1" and a["drift"] for a in data["attacks"])
+    response = post(client, {**body, "situation": {"attack_arc": "up"}})
+    assert response.status_code == 422 and response.json()["problems"][0]["path"] == "situation.attack_arc"

@@ -54,7 +54,7 @@ TEMPLATES = "builder/metallurgent/anvil"
 # Rules about the Gear a Component carries (Hardpoints, Strength): shown with that mount's Gear, not the part.
 ON_MOUNT = ("M-R11", "M-R14")
 FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_flanking", "target_low",
-         "attacker_flanking")
+         "target_painted", "target_locked", "attacker_flanking")
 
 
 class Page(KindPage):
@@ -164,7 +164,7 @@ class Page(KindPage):
                 # "winds_heavy" reads "Winds, heavy"
                 "weathers": [(w, w.replace("_", ", ").capitalize())
                              for w in engine.Situation.model_fields["weather"].annotation.__args__],
-                "times": list(engine.OCCLUSION)}
+                "times": list(engine.OCCLUSION), "arcs": list(engine.ARC_LABELS.items())}
 
     def preview_request(self, fields) -> dict[str, Any]:
         cover = forms.whole_number(fields, "cover", 0, 0, 20)
@@ -179,7 +179,9 @@ class Page(KindPage):
                      "turns": forms.whole_number(fields, "turns", 5, 1, engine.MAX_TURNS),
                      "cover": [cover] if cover else [],
                      "weather": fields.get("weather") or "calm", "time_of_day": fields.get("time_of_day") or "daylight",
-                     "climate": fields.get("climate") or "temperate", **{f: fields.get(f) == "on" for f in FLAGS}}
+                     "climate": fields.get("climate") or "temperate",
+                     "attack_arc": forms.choice(fields, "attack_arc", engine.ARC_LABELS, "nose"),
+                     **{f: fields.get(f) == "on" for f in FLAGS}}
         return {"target": target, "situation": situation}
 
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:

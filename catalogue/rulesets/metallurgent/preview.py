@@ -9,11 +9,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..dice import clamp_criterion, metallurgent_pool
+from ..dice import Distribution, clamp_criterion, metallurgent_pool
 from .battlefield import strongest_occlusion
 from .rules import (
     ceil_half,
@@ -25,10 +27,18 @@ from .rules import (
     effective_fcs_range,
     energy,
 )
-from .schema import EquipmentBase, Radar, StandardArm, Weapon, WeaponArm
+from .schema import Arc, EquipmentBase, Radar, StandardArm, Weapon, WeaponArm, WeaponStats
 
 OCCLUSION = {"daylight": 0, "twilight": 1, "night": 2, "moonless": 3}  # digest 6.4
 MAX_TURNS = 20
+# BID Bonuses lost against an attack from each of the target's Arcs (L661).
+ARC_PENALTY = {"nose": 0, "forward_left": 0, "forward_right": 0, "rear_left": 1, "rear_right": 1, "aft": 2}
+ARC_LABELS = {"nose": "Nose", "forward_left": "Forward-Left", "forward_right": "Forward-Right",
+              "rear_left": "Rear-Left", "rear_right": "Rear-Right", "aft": "Aft"}
+# 8.3 #10: "roll 1d6 twice" a degree of failure, as the example has it (3 short → 6d6): 2 hexes each.
+DRIFT_STEPS_PER_FAILURE = 2
+WIND_DRIFT = {"winds_mild": 1, "winds_heavy": 2}  # extra hexes downwind, indirect attacks only (L425, L429)
+HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 class Situation(BaseModel):
@@ -43,6 +53,9 @@ class Situation(BaseModel):
     target_flanking: bool = False
     target_low: bool = False
     attacker_flanking: bool = False
+    target_painted: bool = False  # L1622-1624: +1 Accuracy to ranged attacks; Laser-Guided −1 criterion
+    target_locked: bool = False  # L1632-1634: no Flanking DV; Semi-Guided −1 criterion
+    attack_arc: Arc = "nose"  # the target's Arc the attack comes from (BID penalties, L661)
     cover: list[int] = Field(default_factory=list, max_length=6)  # Density of each Cover on the Line of Fire
     smoke: list[int] = Field(default_factory=list, max_length=6)  # Occlusion of each obscurant the LoF enters
     weather: Literal["calm", "winds_mild", "winds_heavy", "precipitation_mild", "precipitation_heavy",
@@ -70,6 +83,9 @@ class Target:
     intercept_bonus: int = 0
     damage_steps: int = 3  # to Disable an Anvil Component (Damaged, Degraded, Disabled); a unit's total
     mobility_index: int | None = None  # where kicks, rams, Slams and Sideswipes land
+    defensible: bool = False  # Tracks: Rear and Aft BID penalties 1 less (L977)
+    tracks_heat: bool = True  # conventional units do not: Exothermic turns to TE against them (L2608)
+    airborne: bool = False
 
 
 def target_from_anvil(anvil: Anvil) -> Target:
@@ -81,12 +97,82 @@ def target_from_anvil(anvil: Anvil) -> Target:
     return Target(anvil.name, "anvil", core.defence if core else 2, parts,
                   dodge_bonus=mb.dodge_bonus if mb else 0, block_bonus=core.block_bonus if core else 0,
                   intercept_bonus=el.intercept_bonus if el else 0,
-                  mobility_index=next((i for i, p in enumerate(parts) if mb and p.name == mb.name), None))
+                  mobility_index=next((i for i, p in enumerate(parts) if mb and p.name == mb.name), None),
+                  defensible=bool(mb and mb.chassis == "tracks"))
 
 
 def target_from_unit(unit) -> Target:
     parts = [Part(c.name, c.ap, c.resistance.model_dump()) for c in unit.components]
-    return Target(unit.name, "unit", unit.defence, parts, damage_steps=unit.damage_steps)
+    # Helicopters are the pack's only fliers, and the pack has no landed state for them.
+    return Target(unit.name, "unit", unit.defence, parts, damage_steps=unit.damage_steps, tracks_heat=False,
+                  airborne=unit.unit_type == "helicopter")
+
+
+def bid_bonus(bonus: int, target: Target, situation: Situation) -> int:
+    """A Block, Intercept or Dodge Bonus against an attack from the chosen Arc: 1 less from the Rear arcs, 2 from
+    the Aft (L661), Tracks' Defensible 1 less penalty (L977), never below 0."""
+    penalty = ARC_PENALTY[situation.attack_arc]
+    if penalty and target.defensible:
+        penalty -= 1
+    return max(0, bonus - penalty)
+
+
+def arc_note(bonus: int, effective: int, target: Target, situation: Situation) -> str:
+    """What the Arc took off a BID Bonus, in words ("" when nothing)."""
+    if effective == bonus:
+        return ""
+    defensible = "; Tracks' Defensible spares 1" if target.defensible else ""
+    return f" ({bonus}, less {bonus - effective} from the {ARC_LABELS[situation.attack_arc]} Arc{defensible})"
+
+
+@dataclass(frozen=True)
+class Payload:
+    """A Payload as a weapon lists it ("Blast 1"), read into its rule's name and number."""
+
+    label: str
+    kind: str  # the rulebook's name, lower-cased, with its spellings folded (PAYLOAD_ALIASES)
+    number: int = 0  # the N of "Blast N" or "Scatter X"
+
+    @classmethod
+    def read(cls, label: str) -> "Payload":
+        found = re.fullmatch(r"(.*?)\s*(\d+)?", label.strip())
+        name, number = found.group(1).lower(), int(found.group(2) or 0)
+        return cls(label.strip(), PAYLOAD_ALIASES.get(name, name), number)
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^a-z0-9]+", "-", self.label.lower()).strip("-")
+
+
+PAYLOAD_ALIASES = {"exothermal": "exothermic", "exo": "exothermic", "demo": "demolition",
+                   "illuminate": "illuminant", "aa": "anti-air"}
+# What the preview cannot model, and why: the rulebook names these Payloads but leaves out their numbers
+# (digest 6.13, 8.2 #3). Shown beside every attack that carries them.
+UNMODELLED = {
+    "cluster": "its radius is not in the rulebook (L1405): a Hit spreads like any AOE, a miss is counted as "
+               "missing the target",
+    "scatter": "the rulebook says only that its X caps the damage (L2589-2590) and that it makes several Hits "
+               "(L1413), not how many: shown as one Hit at the listed damage",
+    "penetration": "its rules are not in the rulebook (only Staggered names it, L1612, L2510)",
+    "exothermic": "the Heat it adds is not in the rulebook (L1431, L2615)",
+    "exothermic-cover": "it destroys the Cover it strikes once the activation resolves (L474, L1411): this shot "
+                        "still loses the Cover, later ones would not (the turn plan keeps your Cover)",
+    "demolition": "it destroys the Cover it strikes once the activation resolves (L474, L2376): this shot "
+                  "still loses the Cover, later ones would not (the turn plan keeps your Cover)",
+    "illuminant": "it lights an area against Time of Day Occlusion (L413); its radius and duration are not in "
+                  "the rulebook",
+    "flashbulb": "its rules are not in the rulebook (named at L2658 only)",
+    "obscurant": "it lays smoke that Obscures (L2396); its Occlusion and radius are not in the rulebook",
+    "anti-air-criterion": "it lowers the criterion against fliers and raises it against surface units by amounts "
+                          "the rulebook does not give (L2591-2592)",
+    "cooling": "its rules are not in the rulebook (L2552-2553 say only that it reaches units without Heat)",
+    "high impact": "its rules are not in the rulebook (named at L2545 only)",
+    "distance": "its rules are not in the rulebook (named at L2549 only)",
+    "temperamental": "what a jam does is not in the rulebook (L2593-2594): the damage assumes it fires",
+    "lingering": "it was removed from the game (L2507)",
+}
+AOE_PAYLOADS = ("blast", "cluster")
+QUIRKS = ("temperamental",)  # a property of every load a weapon fires (L1921), not a load of its own
 
 
 @dataclass
@@ -103,14 +189,19 @@ class Attack:
     magazine: int | None = None
     agility: int | None = None  # the Arm's, when mounted on one
     functions: list[str] = field(default_factory=list)
-    payloads: list[str] = field(default_factory=list)
     pool_base: int | None = None  # a fixed pool (kick: Mettle + Dodge Bonus) instead of Mettle + Accuracy
     mobility_only: bool = False  # kicks and the like land on the Mobility Base unless the target is Low
     note: str = ""
+    payload: Payload | None = None  # the load fired; None is the weapon's standard load
+    quirks: list[Payload] = field(default_factory=list)
+    weapon: str = ""  # the weapon's key: the loads of one weapon share its Magazine
+
+    def __post_init__(self) -> None:
+        self.weapon = self.weapon or self.key
 
     def number(self, name: str) -> int:
-        """The N of a function such as "Burst 2" or "Blast 1" (0 when absent)."""
-        for function in self.functions + self.payloads:
+        """The N of a Function such as "Burst 2" (0 when absent)."""
+        for function in self.functions:
             found = re.fullmatch(rf"{name}\s*(\d+)", function.strip(), re.IGNORECASE)
             if found:
                 return int(found.group(1))
@@ -120,24 +211,42 @@ class Attack:
     def artillery(self) -> bool:
         return any(f.strip().lower() == "artillery" for f in self.functions)
 
+    def loaded(self, kind: str) -> bool:
+        return self.payload is not None and self.payload.kind == kind
+
+    @property
+    def aoe(self) -> bool:
+        return self.payload is not None and self.payload.kind in AOE_PAYLOADS
+
+
+def weapon_attacks(key: str, name: str, w: WeaponStats, damage: int, agility: int | None) -> list[Attack]:
+    """A weapon's standard load, then one attack per Payload it lists: a Payload is chosen at Declaration
+    (L580) and the pack gives one damage for all of them (L1389)."""
+    payloads = [Payload.read(p) for p in w.payloads]
+    quirks = [p for p in payloads if p.kind in QUIRKS]
+
+    def attack(payload: Payload | None) -> Attack:
+        return Attack(f"{key}/{payload.slug}" if payload else key, name, w.category, damage, w.damage_type, w.range,
+                      w.accuracy, w.en_cost, w.heat, w.magazine, agility, list(w.functions), payload=payload,
+                      quirks=quirks, weapon=key)
+
+    return [attack(None)] + [attack(p) for p in payloads if p not in quirks]
+
 
 def attacks_of(anvil: Anvil, mettle: int = METTLE) -> list[Attack]:
-    """Every weapon, plus punches, the kick or ram, Slam and Sideswipe (digest 4: M-D18-M-D22)."""
+    """Every weapon and each of its Payloads, plus punches, the kick or ram, Slam and Sideswipe (digest 4:
+    M-D18-M-D22)."""
     attacks = []
     for slot in ("left_arm", "right_arm"):
         part = anvil.parts[slot]
         if isinstance(part, WeaponArm):
-            w = part.weapon
-            attacks.append(Attack(slot, part.name, w.category, w.damage, w.damage_type, w.range, w.accuracy,
-                                  w.en_cost, w.heat, w.magazine, part.agility, list(w.functions), list(w.payloads)))
+            attacks += weapon_attacks(slot, part.name, part.weapon, part.weapon.damage, part.agility)
     for g in anvil.gear:
         if isinstance(g.item, Weapon):
             w = g.item
             arm = anvil.standard_arm(g.entry.mount)
             damage = w.damage + (ceil_half(arm.strength) if arm and w.category == "melee" and w.damage_type == "KE" else 0)
-            attacks.append(Attack(g.path, w.name, w.category, damage, w.damage_type, w.range, w.accuracy, w.en_cost,
-                                  w.heat, w.magazine, arm.agility if arm else None, list(w.functions),
-                                  list(w.payloads)))
+            attacks += weapon_attacks(g.path, w.name, w, damage, arm.agility if arm else None)
     for slot in ("left_arm", "right_arm"):
         part = anvil.parts[slot]
         if isinstance(part, StandardArm):
@@ -225,6 +334,9 @@ def resolve(attack: Attack, anvil: Anvil, target: Target, situation: Situation, 
     if attack.category == "ballistic" and situation.weather == "winds_heavy":
         pool -= 1
         notes.append("−1 die: Ballistic in Heavy Winds")
+    if not melee and situation.target_painted:
+        pool += 1
+        notes.append("+1 against a Painted target")
     occluded = occlusion(situation)
     if not melee and not indirect and distance <= fcs_range:
         if "optical" in types and situation.weather == "calm" and situation.time_of_day == "daylight":
@@ -248,13 +360,18 @@ def resolve(attack: Attack, anvil: Anvil, target: Target, situation: Situation, 
         notes.append(f"+1 criterion beyond the FCS's Maximum Range {fcs_range}")
     if indirect and not attack.artillery:
         criterion += 1
+    if guided(attack, situation):
+        criterion -= 1
+        notes.append(f"−1 criterion: {attack.payload.label} against a {guided(attack, situation)} target")
     criterion = clamp_criterion(criterion)
     duplicate = not (indirect and not attack.artillery)
 
     # Target Number (5.4).
     tn = target.defence
     tn_notes = [f"DV {target.defence}"]
-    if situation.target_flanking:
+    if situation.target_flanking and situation.target_locked:
+        tn_notes.append("no Flanking bonus: Locked")
+    elif situation.target_flanking:
         tn += 1
         tn_notes.append("+1 Flanking")
     if situation.target_low and not melee and distance > 1:
@@ -263,54 +380,103 @@ def resolve(attack: Attack, anvil: Anvil, target: Target, situation: Situation, 
     if not melee and occluded:
         tn += occluded
         tn_notes.append(f"+{occluded} Occlusion")
+    dodge = bid_bonus(target.dodge_bonus, target, situation)
     if situation.target_dodging and target.dodge_bonus:
-        tn += target.dodge_bonus
-        tn_notes.append(f"+{target.dodge_bonus} Dodge")
+        tn += dodge
+        tn_notes.append(f"+{dodge} Dodge{arc_note(target.dodge_bonus, dodge, target, situation)}")
 
     distribution = metallurgent_pool(pool, criterion, duplicate)
     p_hit = 1.0 if tn <= 0 else distribution.at_least(tn)
     attempts = max(1, attack.number("Burst"))
-    damage = damage_pipeline(attack, target, situation, indirect, distance > reach and not melee, types, notes)
+    beyond = distance > reach and not melee
+    listed = listed_damage(attack, target)
+    damage = damage_pipeline(listed, attack, target, situation, indirect, beyond, types, notes)
     if damage is None:
         return unreachable(attack, "Heavy Precipitation leaves 2 or less TE damage: it cannot be activated")
-    per_part = expected_damage(attack, target, situation, damage, p_hit * attempts, melee)
+    drift: dict[int, tuple[float, int]] = {}
+    wind = WIND_DRIFT.get(situation.weather, 0) if indirect else 0
+    if attack.loaded("blast") and tn > 0:
+        for r, chance in drift_catches(distribution, tn, attack.payload.number, wind).items():
+            falloff = damage_pipeline(blast_falloff(listed, r), attack, target, situation, indirect, beyond, types)
+            drift[r] = (chance, falloff or 0)
+    block = bid_bonus(target.block_bonus, target, situation) if situation.target_blocking else 0
+    if situation.target_blocking and target.block_bonus and not attack.aoe:
+        notes.append(f"Block {block} Hit{'s' if block != 1 else ''}{arc_note(target.block_bonus, block, target, situation)}")
+    damage_type = hit_damage_type(attack, target)
+    per_part = expected_damage(attack, target, situation, damage, damage_type, p_hit, attempts, block, drift)
+    drift_damage = sum(p["expected_from_drift"] for p in per_part)
     return {
-        "key": attack.key, "name": attack.name, "reachable": True, "category": attack.category,
+        "key": attack.key, "weapon": attack.weapon, "name": attack.name,
+        "payload": attack.payload.label if attack.payload else None, "reachable": True, "category": attack.category,
         "pool": max(0, pool), "criterion": criterion, "sixes_count_twice": duplicate, "indirect": indirect,
         "target_number": tn, "hit_from": tn, "target_number_explain": " ".join(tn_notes), "attempts": attempts,
         "p_hit": p_hit, "expected_hits": p_hit * attempts,
         "distribution": {k: p for k, p in distribution.items() if p > 1e-12},
-        "damage": damage, "damage_type": attack.damage_type, "parts": per_part,
+        "damage": damage, "damage_type": damage_type, "parts": per_part,
         "expected_damage": sum(p["expected"] for p in per_part),
+        "drift": {"p_catch": sum(c for c, _ in drift.values()), "expected_damage": drift_damage,
+                  "wind": wind} if attack.loaded("blast") else None,
+        "effects": payload_effects(attack, target, situation, max(0, pool), drift_damage, wind, drift),
         "en_cost": attack.en_cost, "heat": attack.heat, "notes": notes, "note": attack.note,
     }
 
 
 def unreachable(attack: Attack, why: str) -> dict[str, Any]:
-    return {"key": attack.key, "name": attack.name, "reachable": False, "why": why, "p_hit": 0.0,
-            "expected_hits": 0.0, "expected_damage": 0.0, "parts": [], "distribution": {}, "en_cost": attack.en_cost,
-            "heat": attack.heat, "category": attack.category, "notes": [], "note": attack.note}
+    return {"key": attack.key, "weapon": attack.weapon, "name": attack.name,
+            "payload": attack.payload.label if attack.payload else None, "reachable": False, "why": why,
+            "p_hit": 0.0, "expected_hits": 0.0, "expected_damage": 0.0, "parts": [], "distribution": {},
+            "drift": None, "effects": [], "en_cost": attack.en_cost, "heat": attack.heat, "category": attack.category,
+            "notes": [], "note": attack.note}
 
 
-def damage_pipeline(attack: Attack, target: Target, situation: Situation, indirect: bool, beyond: bool,
-                    types: set[str], notes: list[str]) -> int | None:
-    """Damage of one Hit before the hit Component's Resistance (5.8 steps 1-6)."""
-    damage = attack.damage
+def guided(attack: Attack, situation: Situation) -> str:
+    """The Condition a guided Payload homes on, when the target has it: Laser-Guided on Painted (L1622),
+    Semi-Guided on Locked (L1632)."""
+    if attack.loaded("laser-guided") and situation.target_painted:
+        return "Painted"
+    if attack.loaded("semi-guided") and situation.target_locked:
+        return "Locked"
+    return ""
+
+
+def listed_damage(attack: Attack, target: Target) -> int:
+    """The damage of the chosen load (5.8 step 1): Anti-Air deals half to surface units (L2592)."""
+    if attack.loaded("anti-air") and not target.airborne:
+        return ceil_half(attack.damage)
+    return attack.damage
+
+
+def hit_damage_type(attack: Attack, target: Target) -> str:
+    """Exothermic turns to TE when it strikes a target that does not track Heat (L2608): after its flight, so
+    Range, weather and Cover treat it as its listed type."""
+    return "TE" if attack.loaded("exothermic") and not target.tracks_heat else attack.damage_type
+
+
+def blast_falloff(damage: int, distance: int) -> int:
+    """A Blast that lands on a hex deals half its listed damage in that hex (L2551); the dropoff "halves the
+    original damage at radius 1, and that at radius 2": ceil(D / 2^r) beyond the landing hex."""
+    return math.ceil(damage / 2 ** max(1, distance))
+
+
+def damage_pipeline(damage: int, attack: Attack, target: Target, situation: Situation, indirect: bool, beyond: bool,
+                    types: set[str], notes: list[str] | None = None) -> int | None:
+    """Damage of one Hit before the hit Component's Resistance (5.8 steps 1-6); notes are written when given."""
+    say = notes.append if notes is not None else (lambda _: None)
     if beyond:  # only indirect fire reaches past Range (L695-697)
         if attack.damage_type == "KE":
             damage = ceil_half(damage)
-            notes.append("KE halved beyond Range")
+            say("KE halved beyond Range")
         elif attack.damage_type == "TE":
             damage = 0
-            notes.append("TE does nothing beyond Range")
+            say("TE does nothing beyond Range")
     if attack.damage_type == "TE" and situation.weather == "precipitation_mild":
         damage = max(0, damage - 2)
-        notes.append("−2 TE in Mild Precipitation")
+        say("−2 TE in Mild Precipitation")
     if attack.damage_type == "TE" and situation.weather == "precipitation_heavy":
         damage = ceil_half(damage)
         if damage <= 2:
             return None
-        notes.append("TE halved in Heavy Precipitation")
+        say("TE halved in Heavy Precipitation")
     if situation.weather == "particulate_heavy" and attack.category != "melee":
         damage = max(0, damage - situation.range // 10)
     if situation.cover and attack.category != "melee":
@@ -318,40 +484,168 @@ def damage_pipeline(attack: Attack, target: Target, situation: Situation, indire
         ignore = 4 if "spotting" in types else 0
         absorbed = sum(max(0, density - ignore) for density in situation.cover)
         damage = max(0, damage - absorbed)
-        notes.append(f"−{absorbed} Cover" + (" (Spotting ignores up to 4 per Cover)" if ignore else ""))
+        say(f"−{absorbed} Cover" + (" (Spotting ignores up to 4 per Cover)" if ignore else ""))
+    intercept = bid_bonus(target.intercept_bonus, target, situation)
     if situation.target_intercepting and attack.category != "melee" and target.intercept_bonus:
-        damage = max(0, damage - target.intercept_bonus)
-        notes.append(f"−{target.intercept_bonus} Intercept on one Hit")
+        damage = max(0, damage - intercept)
+        say(f"−{intercept} Intercept on one Hit{arc_note(target.intercept_bonus, intercept, target, situation)}")
     return damage
 
 
-def expected_damage(attack: Attack, target: Target, situation: Situation, damage: int, hits: float,
-                    melee: bool) -> list[dict[str, Any]]:
-    """Expected damage to each Component per activation, and activations to Disable it."""
+@lru_cache(maxsize=None)
+def hex_walk(steps: int) -> dict[tuple[int, int], int]:
+    """Where a shell is after `steps` hexes of Drift, each toward one of six sides by 1d6 (L629): the number of
+    the 6^steps equally likely rolls that end at each hex (axial coordinates from the aim point)."""
+    if steps == 0:
+        return {(0, 0): 1}
+    ways: dict[tuple[int, int], int] = {}
+    for (q, r), count in hex_walk(steps - 1).items():
+        for dq, dr in HEX_DIRECTIONS:
+            ways[q + dq, r + dr] = ways.get((q + dq, r + dr), 0) + count
+    return ways
+
+
+@lru_cache(maxsize=None)
+def landing_distances(steps: int, wind: int = 0) -> dict[int, Fraction]:
+    """Hexes between the aim point and where a drifting shell lands, then blown `wind` hexes downwind (L425):
+    the walk looks the same from every side, so the wind's direction does not matter."""
+    chances: dict[int, Fraction] = {}
+    for (q, r), count in hex_walk(steps).items():
+        q += wind
+        distance = (abs(q) + abs(r) + abs(q + r)) // 2
+        chances[distance] = chances.get(distance, 0) + Fraction(count, 6 ** steps)
+    return chances
+
+
+def drift_catches(distribution: Distribution, tn: int, radius: int, wind: int) -> dict[int, float]:
+    """For one attempt: the chance it misses, Drifts (2 hexes per success short, 8.3 #10) and still lands within
+    the Blast's radius of the target (L1409), by the distance it lands at."""
+    caught: dict[int, float] = {}
+    for successes, p in distribution.items():
+        if successes >= tn or not p:
+            continue
+        for distance, chance in landing_distances(DRIFT_STEPS_PER_FAILURE * (tn - successes), wind).items():
+            if distance <= radius:
+                caught[distance] = caught.get(distance, 0.0) + p * float(chance)
+    return caught
+
+
+def expected_blocked(attempts: int, p_hit: float, block: int) -> float:
+    """Expected Hits a Block redirects: at most its Bonus of the Hits that land (L665)."""
+    return sum(math.comb(attempts, k) * p_hit ** k * (1 - p_hit) ** (attempts - k) * min(k, block)
+               for k in range(attempts + 1))
+
+
+def expected_damage(attack: Attack, target: Target, situation: Situation, damage: int, damage_type: str,
+                    p_hit: float, attempts: int, block: int,
+                    drift: dict[int, tuple[float, int]]) -> list[dict[str, Any]]:
+    """Expected damage to each Component per activation, and activations to Disable it.
+
+    Each Component gathers (Hits a activation, damage) pairs: direct Hits where they land (a Block takes up to
+    its Bonus of them to the Component that suffers least, the defender's best choice), an AOE's half damage to
+    every other Component (L1413), and a drifting Blast that still catches the target.
+    """
     locations = hit_locations(target, attack, situation)
-    blast = attack.number("Blast") > 0
-    after = [max(0, damage - part.resistance[attack.damage_type]) for part in target.parts]
-    splash = [max(0, ceil_half(damage) - part.resistance[attack.damage_type]) for part in target.parts]
-    if situation.target_blocking and target.block_bonus and not blast:
-        # The defender sends Blocked Hits to the Component that suffers least (its best choice).
-        best = min(range(len(target.parts)), key=lambda i: (after[i], -target.parts[i].ap))
-        locations = [1.0 if i == best else 0.0 for i in range(len(target.parts))]
+    hits = p_hit * attempts
+    count = len(target.parts)
+
+    def after(value: int, i: int) -> int:
+        return max(0, value - target.parts[i].resistance[damage_type])
+
+    blocked = expected_blocked(attempts, p_hit, block) if block and not attack.aoe else 0.0
+    best = min(range(count), key=lambda i: (after(damage, i), -target.parts[i].ap))
     rows = []
     for i, part in enumerate(target.parts):
-        primary = hits * locations[i]
-        secondary = hits * (1 - locations[i]) if blast else 0.0
-        expected = primary * after[i] + secondary * splash[i]
-        per_hit_rate = primary + secondary
+        if attack.aoe:
+            landed = hits * locations[i]
+            direct = [(landed, after(damage, i)), (hits - landed, after(ceil_half(damage), i))]
+        else:
+            landed = (hits - blocked) * locations[i] + (blocked if i == best else 0.0)
+            direct = [(landed, after(damage, i))]
+        drifted = [pair for chance, value in drift.values()
+                   for pair in ((chance * attempts / count, after(value, i)),
+                                (chance * attempts * (count - 1) / count, after(ceil_half(value), i)))]
+        from_drift = sum(rate * value for rate, value in drifted)
+        expected = sum(rate * value for rate, value in direct) + from_drift
+        damaging = sum(rate for rate, value in direct + drifted if value > 0)
         if expected > 0:
-            average = expected / per_hit_rate
-            needed = (target.damage_steps if target.kind == "anvil" else 1) * math.ceil(part.ap / average)
-            activations = needed / per_hit_rate
+            needed = (target.damage_steps if target.kind == "anvil" else 1) * math.ceil(part.ap / (expected / damaging))
+            activations = needed / damaging
         else:
             activations = None
-        rows.append({"name": part.name, "ap": part.ap, "resistance": part.resistance[attack.damage_type],
-                     "damage_per_hit": after[i], "location": locations[i], "expected": expected,
-                     "activations_to_disable": activations})
+        rows.append({"name": part.name, "ap": part.ap, "resistance": part.resistance[damage_type],
+                     "damage_per_hit": after(damage, i), "location": landed / hits if hits else locations[i],
+                     "expected": expected, "expected_from_drift": from_drift, "activations_to_disable": activations})
     return rows
+
+
+@lru_cache(maxsize=None)
+def jam_chance(dice: int) -> float:
+    """Temperamental jams when more 1s show than any other single face (L2594): counted exactly over the 6^n
+    rolls, as n!/(k! …) ways of giving the other faces fewer than k dice each."""
+    if dice <= 0:
+        return 0.0
+    jams = 0
+    for ones in range(1, dice + 1):
+        rest = dice - ones
+        each = [Fraction(1, math.factorial(j)) for j in range(min(ones, rest + 1))]  # fewer than `ones` of a face
+        power = [Fraction(1)]
+        for _ in range(5):
+            power = [sum(power[a] * each[n - a] for a in range(len(power)) if 0 <= n - a < len(each))
+                     for n in range(min(rest, len(power) + len(each) - 2) + 1)]
+        if rest < len(power):
+            jams += math.comb(dice, ones) * power[rest] * math.factorial(rest)
+    return float(jams / 6 ** dice)
+
+
+def payload_effects(attack: Attack, target: Target, situation: Situation, pool: int, drift_damage: float,
+                    wind: int, drift: dict[int, tuple[float, int]]) -> list[dict[str, Any]]:
+    """The chosen load's effects in words, each marked modelled or not (with why); never silently left out."""
+    effects = []
+
+    def modelled(payload: Payload, text: str) -> None:
+        effects.append({"name": payload.label, "modelled": True, "text": text})
+
+    def not_modelled(payload: Payload, reason: str) -> None:
+        effects.append({"name": payload.label, "modelled": False, "text": reason})
+
+    payload = attack.payload
+    kind = payload.kind if payload else None
+    if attack.aoe:
+        modelled(payload, "a Hit deals its damage at one Hit Location and half of it to every other Component "
+                          "(L1413)")
+        if situation.target_blocking:
+            not_modelled(payload, "each of its Hits may be Blocked (L1413), which the preview does not model: "
+                                  "they land where they fall")
+    if kind == "blast":
+        caught = sum(chance for chance, _ in drift.values())
+        blown = f", then {wind} downwind" if wind else ""
+        modelled(payload, f"a miss Drifts 2 hexes for each success short{blown} (L629-631) and still catches the "
+                          f"target when it lands within {payload.number} hex{'es' if payload.number != 1 else ''} "
+                          f"of it: {caught:.1%} of attempts, adding {drift_damage:.1f} expected damage (half "
+                          f"damage in the landing hex, halved again each hex further, L2551)")
+    elif kind == "laser-guided" or kind == "semi-guided":
+        condition = "Painted" if kind == "laser-guided" else "Locked"
+        modelled(payload, f"−1 criterion against a {condition} target (L{1622 if condition == 'Painted' else 1632})"
+                          + ("" if guided(attack, situation) else f"; the target is not {condition}"))
+    elif kind == "exothermic":
+        if not target.tracks_heat:
+            modelled(payload, "turns to TE against a target that does not track Heat (L2608)")
+        else:
+            not_modelled(payload, UNMODELLED["exothermic"])
+        if situation.cover:
+            not_modelled(payload, UNMODELLED["exothermic-cover"])
+    elif kind == "anti-air":
+        if not target.airborne:
+            modelled(payload, "half damage against a surface target (L2592)")
+        not_modelled(payload, UNMODELLED["anti-air-criterion"])
+    elif payload is not None:
+        not_modelled(payload, UNMODELLED.get(kind, "not a Payload the rulebook names"))
+    for quirk in attack.quirks:
+        modelled(quirk, f"jams when more 1s show than any other face: {jam_chance(pool):.1%} of activations with "
+                        f"{pool} dice (L2594)")
+        not_modelled(quirk, UNMODELLED["temperamental"])
+    return effects
 
 
 def turn_track(anvil: Anvil, attacks: list[dict[str, Any]], situation: Situation) -> dict[str, Any]:
@@ -362,12 +656,14 @@ def turn_track(anvil: Anvil, attacks: list[dict[str, Any]], situation: Situation
         return {"turns": [], "overheat_turn": None, "en_exhausted_turn": None}
     chosen = situation.plan or []
     by_key = {a["key"]: a for a in attacks if a["reachable"] and (a["category"] != "melee" or a["key"] in chosen)}
-    plan = [k for k in (situation.plan if situation.plan is not None else list(by_key)) if k in by_key]
+    # Without a plan each weapon fires its standard load; a plan may name a Payload's attack instead.
+    default = [k for k, a in by_key.items() if a["payload"] is None]
+    plan = [k for k in (situation.plan if situation.plan is not None else default) if k in by_key]
     capacity, output = max(0, en_info.capacity_left), max(0, en_info.output_left)
     radiators = sum(getattr(g.item, "cooling", 0) for g in anvil.gear if g.entry.active)
     passive = sum(g.item.heat for g in anvil.gear if isinstance(g.item, EquipmentBase) and g.entry.active
                   and g.item.type not in ("ciws", "target_designator"))
-    magazines = {a.key: a.magazine for a in attacks_of(anvil) if a.magazine is not None}
+    magazines = {a.weapon: a.magazine for a in attacks_of(anvil) if a.magazine is not None}
     en, heat = capacity, 0
     rows, overheat_turn, exhausted_turn, expected = [], None, None, 0.0
     for turn in range(1, situation.turns + 1):
@@ -376,19 +672,19 @@ def turn_track(anvil: Anvil, attacks: list[dict[str, Any]], situation: Situation
         fired, skipped = [], []
         for key in plan:
             attack = by_key[key]
-            attempts = attack.get("attempts", 1)
-            if key in magazines and magazines[key] < attempts:
-                skipped.append(f"{attack['name']} (magazine empty)")
+            attempts, weapon, name = attack.get("attempts", 1), attack["weapon"], attack_label(attack)
+            if weapon in magazines and magazines[weapon] < attempts:
+                skipped.append(f"{name} (magazine empty)")
                 continue
             if attack["en_cost"] > en:
-                skipped.append(f"{attack['name']} (needs {attack['en_cost']} EN, {en} left)")
+                skipped.append(f"{name} (needs {attack['en_cost']} EN, {en} left)")
                 exhausted_turn = exhausted_turn or turn
                 continue
             en -= attack["en_cost"]
             heat += attack["heat"]
-            if key in magazines:
-                magazines[key] -= attempts
-            fired.append(attack["name"])
+            if weapon in magazines:
+                magazines[weapon] -= attempts
+            fired.append(name)
             expected += attack["expected_damage"]
         if heat > generator.heat_tolerance and overheat_turn is None:
             overheat_turn = turn
@@ -396,11 +692,16 @@ def turn_track(anvil: Anvil, attacks: list[dict[str, Any]], situation: Situation
                      "overheated": heat > generator.heat_tolerance})
     return {"turns": rows, "overheat_turn": overheat_turn, "en_exhausted_turn": exhausted_turn,
             "heat_tolerance": generator.heat_tolerance, "capacity": capacity, "output": output,
-            "plan": [by_key[k]["name"] for k in plan], "expected_damage": expected}
+            "plan": [attack_label(by_key[k]) for k in plan], "expected_damage": expected}
+
+
+def attack_label(attack: dict[str, Any]) -> str:
+    return f"{attack['name']} ({attack['payload']})" if attack["payload"] else attack["name"]
 
 
 def preview(anvil: Anvil, target: Target, situation: Situation, mettle: int = METTLE) -> dict[str, Any]:
     results = [resolve(a, anvil, target, situation, mettle) for a in attacks_of(anvil, mettle)]
     return {"attacker": anvil.name, "target": {"name": target.name, "kind": target.kind, "defence": target.defence},
-            "situation": situation.model_dump(), "mettle": mettle, "attacks": results,
+            "situation": situation.model_dump(), "arc": ARC_LABELS[situation.attack_arc], "mettle": mettle,
+            "attacks": results,
             "track": turn_track(anvil, results, situation)}
