@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -57,7 +57,8 @@ class Situation(BaseModel):
     target_locked: bool = False  # L1632-1634: no Flanking DV; Semi-Guided −1 criterion
     attack_arc: Arc = "nose"  # the target's Arc the attack comes from (BID penalties, L661)
     cover: list[int] = Field(default_factory=list, max_length=6)  # Density of each Cover on the Line of Fire
-    smoke: list[int] = Field(default_factory=list, max_length=6)  # Occlusion of each obscurant the LoF enters
+    # Occlusion of each obscurant the LoF enters; bounded, as the Target Number sets how far a miss Drifts.
+    smoke: list[Annotated[int, Field(ge=0, le=9)]] = Field(default_factory=list, max_length=6)
     weather: Literal["calm", "winds_mild", "winds_heavy", "precipitation_mild", "precipitation_heavy",
                      "particulate_mild", "particulate_heavy"] = "calm"
     time_of_day: Literal["daylight", "twilight", "night", "moonless"] = "daylight"
@@ -492,7 +493,7 @@ def damage_pipeline(damage: int, attack: Attack, target: Target, situation: Situ
     return damage
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=8)  # called with rising steps (drift_catches), each walk grows from the one before
 def hex_walk(steps: int) -> dict[tuple[int, int], int]:
     """Where a shell is after `steps` hexes of Drift, each toward one of six sides by 1d6 (L629): the number of
     the 6^steps equally likely rolls that end at each hex (axial coordinates from the aim point)."""
@@ -521,7 +522,7 @@ def drift_catches(distribution: Distribution, tn: int, radius: int, wind: int) -
     """For one attempt: the chance it misses, Drifts (2 hexes per success short, 8.3 #10) and still lands within
     the Blast's radius of the target (L1409), by the distance it lands at."""
     caught: dict[int, float] = {}
-    for successes, p in distribution.items():
+    for successes, p in sorted(distribution.items(), reverse=True):
         if successes >= tn or not p:
             continue
         for distance, chance in landing_distances(DRIFT_STEPS_PER_FAILURE * (tn - successes), wind).items():
