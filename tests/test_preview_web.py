@@ -177,3 +177,11 @@ def test_api_preview_arc_and_payload_rows(client, vanguard):
     assert data["arc"] == "Aft" and any(a["payload"] == "Blast 1" and a["drift"] for a in data["attacks"])
     response = post(client, {**body, "situation": {"attack_arc": "up"}})
     assert response.status_code == 422 and response.json()["problems"][0]["path"] == "situation.attack_arc"
+
+
+def test_api_preview_refuses_smoke_past_occlusion_9(client, vanguard):
+    """An obscurant's Occlusion sets the Target Number, which sets how far a miss Drifts: it is bounded."""
+    body = {"attacker": vanguard, "target": {"unit": "t-72b-mbt"}, "situation": {"smoke": [50]}}
+    response = post(client, body)
+    assert response.status_code == 422 and response.json()["problems"][0]["path"].startswith("situation.smoke")
+    assert post(client, {**body, "situation": {"smoke": [9]}}).status_code == 200
