@@ -54,8 +54,8 @@ def test_load_catalogue_loads_the_starter_pack(empty_catalogue):
     call_command("load_catalogue", stdout=out)
     assert Ruleset.objects.filter(key="metallurgent").exists()
     pack = find_pack(pack_ref("metallurgent", "anvil"))
-    assert pack.items.count() == 62
-    assert f"{REF}: created (62 items)" in out.getvalue()
+    assert pack.items.count() == 73
+    assert f"{REF}: created (73 items)" in out.getvalue()
 
 
 def test_load_catalogue_twice_changes_nothing(empty_catalogue):
@@ -69,7 +69,7 @@ def test_load_catalogue_twice_changes_nothing(empty_catalogue):
     assert list(Pack.objects.order_by("pk").values_list("pk", "name", "version", "content_hash",
                                                          "loaded_at")) == packs
     assert item_rows() == items
-    assert f"{REF}: unchanged (62 items)" in out.getvalue()
+    assert f"{REF}: unchanged (73 items)" in out.getvalue()
 
 
 def test_load_catalogue_with_a_broken_pack_fails_naming_the_file(empty_catalogue, tmp_path, monkeypatch):
@@ -87,7 +87,7 @@ def test_load_catalogue_with_a_broken_pack_fails_naming_the_file(empty_catalogue
 
 def test_pack_row_records_version_source_and_content_hash(packs):
     pack = Pack.objects.get(name="metallurgent-starter")
-    assert pack.version == "1.0.0"
+    assert pack.version == "1.1.0"
     assert pack.source == "starter"
     assert pack.ruleset.key == "metallurgent"
     assert re.fullmatch(r"[0-9a-f]{64}", pack.content_hash)
@@ -322,7 +322,7 @@ def test_unchanged_copy_reads_like_the_original(tmp_path, starter):
 
 # --- versions: a changed pack needs a new version; old versions stay ----------------------------------
 
-def changed_copy(tmp_path, version="1.0.0", ap=99):
+def changed_copy(tmp_path, version="1.1.0", ap=99):
     document = starter_document()
     document["version"] = version
     item_in(document, "core", "wisp-core")["ap"] = ap
@@ -347,27 +347,27 @@ def test_refused_pack_writes_nothing(packs, tmp_path):
 
 def test_bumped_version_loads_as_a_second_pack(packs, tmp_path):
     items = item_rows()
-    result = load_pack(changed_copy(tmp_path, version="1.1.0"))
-    assert result.status == "created" and result.ref == "metallurgent-starter@1.1.0"
-    assert sorted(p.ref for p in Pack.objects.filter(name="metallurgent-starter")) == [REF, "metallurgent-starter@1.1.0"]
-    starter = Pack.objects.get(name="metallurgent-starter", version="1.0.0").pk
+    result = load_pack(changed_copy(tmp_path, version="1.2.0"))
+    assert result.status == "created" and result.ref == "metallurgent-starter@1.2.0"
+    assert sorted(p.ref for p in Pack.objects.filter(name="metallurgent-starter")) == [REF, "metallurgent-starter@1.2.0"]
+    starter = Pack.objects.get(name="metallurgent-starter", version="1.1.0").pk
     old = [row for row in item_rows() if row[1] == starter]
     assert old == [row for row in items if row[1] == starter]
-    assert Item.objects.get(pack__version="1.1.0", key="wisp-core").stats["ap"] == 99
+    assert Item.objects.get(pack__version="1.2.0", key="wisp-core").stats["ap"] == 99
 
 
 def test_builds_keep_their_pinned_pack_version(packs, tmp_path):
-    load_pack(changed_copy(tmp_path, version="1.1.0"))
-    assert latest_pack("metallurgent").ref == "metallurgent-starter@1.1.0"
+    load_pack(changed_copy(tmp_path, version="1.2.0"))
+    assert latest_pack("metallurgent").ref == "metallurgent-starter@1.2.0"
     assert catalogue_for(find_pack(REF)).items["wisp-core"].ap == 20
-    assert catalogue_for(find_pack("metallurgent-starter@1.1.0")).items["wisp-core"].ap == 99
+    assert catalogue_for(find_pack("metallurgent-starter@1.2.0")).items["wisp-core"].ap == 99
 
 
 def test_saved_build_still_validates_against_its_pinned_version(packs, tmp_path):
     from builder import store
 
     example = Pack.objects.get(name="metallurgent-starter").examples[0]
-    load_pack(changed_copy(tmp_path, version="1.1.0"))
+    load_pack(changed_copy(tmp_path, version="1.2.0"))
     checked = store.check(example)
     assert checked.catalogue.pack == REF
     assert checked.report.legal
@@ -380,7 +380,7 @@ def test_latest_pack_compares_versions_numerically(packs, tmp_path):
 
 
 def test_reloading_a_bumped_version_is_unchanged(packs, tmp_path):
-    data = changed_copy(tmp_path, version="1.1.0")
+    data = changed_copy(tmp_path, version="1.2.0")
     load_pack(data)
     assert load_pack(data).status == "unchanged"
     assert Pack.objects.filter(name="metallurgent-starter").count() == 2

@@ -389,3 +389,22 @@ def test_the_load_chart_names_each_row(client, example):
     chart = html[html.index('<figure class="chart"'):html.index("</figure>")]
     for label in ("Load up to", "Cruise ±", "Flank Speed", "Initiative ±"):
         assert f">{label}</text>" in chart
+
+
+def test_m_r71_chipsets_load_and_unload_through_the_form_and_survive_a_save(client, example):
+    """An LCA's Chipsets are part of the build: loading, keeping and unloading them never drops one silently."""
+    from tests.html_forms import read_form
+
+    with_lca = {**example, "gear": [{"item": "isobar-lca", "mount": "core", "active": True}]}
+    html = client.post("/new/metallurgent/anvil/", form_for(with_lca, **{"gear-0-load": "tailwind"})).content.decode()
+    assert 'name="gear-0-chipset" value="tailwind"' in html and "Load a Chipset" in html
+    values, _ = read_form(html)
+    values["gear-0-load"] = ["static-burst"]
+    html = client.post("/new/metallurgent/anvil/", values).content.decode()
+    assert html.count('name="gear-0-chipset"') == 2
+    values, _ = read_form(html)
+    saved = save_new(client, with_lca, **{k: v for k, v in values.items() if k.startswith("gear-")})
+    assert saved.document["gear"][0]["chipsets"] == ["tailwind", "static-burst"]
+    values["action"] = ["unload:0:0"]
+    html = client.post("/new/metallurgent/anvil/", values).content.decode()
+    assert re.findall(r'name="gear-0-chipset" value="([^"]+)"', html) == ["static-burst"]

@@ -29,6 +29,7 @@ from catalogue.rulesets.metallurgent.rules import (
 )
 from catalogue.rulesets.metallurgent.schema import (
     CHIPSET_CARRIERS,
+    MAX_CHIPSETS,
     COMPONENT_SLOTS,
     EQUIPMENT_TYPE_LABELS,
     SLOT_CATEGORIES,
@@ -89,12 +90,21 @@ class Page(KindPage):
                                      "active": post.get(f"gear-{i}-active") == "on"}
             if post.get(f"gear-{i}-reserve", "").strip():
                 entry["reserve"] = forms.whole_number(post, f"gear-{i}-reserve", low=0)
+            # An LCA's or Radio's Chipsets, a hidden field per loaded copy, plus the one its Load picker names.
+            chipsets = [key for key in post.getlist(f"gear-{i}-chipset") if key] + [post.get(f"gear-{i}-load", "")]
+            if any(chipsets):
+                entry["chipsets"] = [key for key in chipsets if key][:MAX_CHIPSETS]
             gear.append(entry)
         verb, _, index = post.get("action", "").partition(":")
         if verb == "remove":
             number = forms.whole_number({"action": index}, "action", low=0)
             if number < len(gear):
                 del gear[number]
+        elif verb == "unload":
+            row, _, copy = index.partition(":")
+            row, copy = forms.whole_number({"n": row}, "n", low=0), forms.whole_number({"n": copy}, "n", low=0)
+            if row < len(gear) and copy < len(gear[row].get("chipsets", [])):
+                del gear[row]["chipsets"][copy]
         for mount in MOUNTS:
             item = post.get(f"add-{mount}", "")
             if item:
@@ -310,7 +320,8 @@ def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict
             rows.append({"index": g.index, "entry": g.entry, "item": g.item, "kind": _gear_kind(g.item),
                          "issues": report.issues_at(g.path), "arcs": arcs.get(g.path, []),
                          "toggles": bool(field_or(g.item, "en_drain", 0) or field_or(g.item, "en_offset", 0)),
-                         "takes_ammo": isinstance(g.item, Weapon) and g.item.reserve > 0})
+                         "takes_ammo": isinstance(g.item, Weapon) and g.item.reserve > 0,
+                         "chipsets": g.chipsets if field_or(g.item, "type", "") in CHIPSET_CARRIERS else None})
         mounts.append({"mount": mount, "label": SLOT_LABELS[mount], "part": part, "rows": rows,
                        "hosts_gear": part is not None and "hardpoints" in part.__dict__,
                        "hardpoints": meters.get(f"{mount}_hardpoints"), "strength": meters.get(f"{mount}_strength"),
@@ -321,6 +332,8 @@ def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict
         "meters": report.meters, "gear_meter": meters.get("gear"), "stats": report.stats,
         "load_chart": load_chart(report.detail.get("load_tolerance")),
         "mechanics": mechanics(document),
+        # Command Chipsets come stock on every LCA (M-R71): the Load pickers offer the others.
+        "chipset_options": [c for c in catalogue.of("chipset") if c.type != "command"],
     }
 
 

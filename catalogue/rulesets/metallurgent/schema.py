@@ -304,6 +304,9 @@ CATEGORY_LABELS = {
 ItemKey = Annotated[str, Field(pattern=KEY_PATTERN)]
 
 
+MAX_CHIPSETS = 24
+
+
 class GearEntry(Strict):
     item: ItemKey
     mount: Mount
@@ -311,7 +314,7 @@ class GearEntry(Strict):
     reserve: Annotated[int, Field(ge=0, le=999)] | None = None  # reserve ammunition carried (M-R63)
     # Chipsets loaded into an LCA or a Radio, a copy per entry (M-R71). More than any Capacity are read, so that
     # the validator, not the parser, says so (M-R70).
-    chipsets: Annotated[list[ItemKey], Field(max_length=24)] = Field(default_factory=list)
+    chipsets: Annotated[list[ItemKey], Field(max_length=MAX_CHIPSETS)] = Field(default_factory=list)
 
 
 class AnvilParts(Strict):
