@@ -39,7 +39,7 @@ def test_dm_catalogue_header_names_the_rulebook(pack):
     assert pack.header.name == "darkmetal-rulebook"
     assert pack.header.ruleset == "darkmetal"
     assert pack.header.source == "rulebook"
-    assert pack.header.version == "1.0.0"
+    assert pack.header.version == "1.1.0"
     assert [e["name"] for e in pack.examples] == ["Moroc", "Vesper", "Brakk"]  # Hardpoint's own examples
 
 
@@ -80,7 +80,9 @@ def test_dm_catalogue_splice_rows_match_the_rulebook(items):
     assert [items[f"leg-splicing-{n}"].effects.move for n in (1, 2, 3)] == [1, 1, 1]
     assert items["cuttle-skin"].requires_skill == {"ste": 1}
     assert items["olfactory-editing"].not_with_armor and items["olfactory-editing"].score == 0
-    assert items["functional-tail"].condition == "only if Bulk = 0"
+    assert str(items["functional-tail"].condition) == "Bulk 0 or less"
+    assert (items["robust-genetics"].effects.bhp, str(items["robust-genetics"].condition)) == (1, "Splice 3 or more")
+    assert (items["metal-shoulder"].effects.ahp, str(items["metal-shoulder"].condition)) == (1, "Cyber 3 or more")
     assert items["mongoose-blood"].cost == 200 and items["mongoose-blood"].effects.traits == {"ins": 1}
 
 

@@ -256,7 +256,7 @@ def context(checked) -> dict[str, Any]:
     for i, ally in enumerate(document.get("allies", [])):
         template = items[ally["template"]]
         rep, arp = rules.template_cost(template, catalogue)
-        gear = sum(items[k].cost or 0 for k in ally["weapons"] + ally["items"] if getattr(items[k], "cost", None))
+        gear = rules.weapons_rep(ally["weapons"], template, catalogue) + sum(items[k].cost or 0 for k in ally["items"])
         gear += items[ally["armor"]].cost if ally.get("armor") else 0
         record = report.detail["ally_records"][i]
         refund = refund_of(record, gear, ally["paid_with"])

@@ -143,6 +143,7 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     check_attach(build, items, sheet, report)
     check_backpack(build, items, sheet, report)
     check_gripper_bulk(build, items, sheet, report)
+    apply_conditions(build, catalogue, sheet, report)
     ally_rep, ally_arp = check_allies(build, catalogue, report)
     check_budgets(build, sheet, ally_rep, ally_arp, report)
     exchange(build, catalogue, report)
@@ -235,16 +236,13 @@ def replay_modifications(build: LeaderBuild, items, sheet: Sheet, report: Report
             sheet.splice += mod.score
         else:
             sheet.cyber += mod.score
-        apply_effects(mod, sheet)
+        if mod.condition is None:
+            apply_effects(mod, sheet)
     armor = items[build.armor.item] if build.armor else None
     if armor is not None and armor.max_cyber is not None and sheet.cyber > armor.max_cyber:
         report.add("DM-R19", "error", "armor",
                    f"{armor.name} needs a Cyber score of {armor.max_cyber} or less; the Leader has {sheet.cyber}.",
                    "Remove Cyber or wear other armour.")
-    if sheet.negated:
-        report.add("DM-R18", "warning", "armor",
-                   f"{armor.name} has Sys {sheet.sys}: it negates the bonuses of {', '.join(sheet.negated)}.",
-                   "Wear armour without Sys (EvoSuit, Combat Suit) to use them.")
 
 
 def mes_price(mod, splice: int, cyber: int) -> int:
@@ -272,19 +270,40 @@ def priced_in_order(catalogue, keys) -> list[dict]:
     return bought
 
 
-def apply_effects(mod, sheet: Sheet) -> None:
-    """Add an MES's effects; under Sys armour its bonuses are negated but drawbacks stay (A-28)."""
-    effects = mod.effects
-    negated = sheet.sys > 0
+def final_scores(build: LeaderBuild, sheet: Sheet) -> dict[str, int]:
+    """The Bulk, Splice and Cyber of the finished Leader, which conditional effects are judged on (DM-R31):
+    Trick Wiring and Genome Studies take 1 off a score of 4 or more."""
+    return {"bulk": sheet.bulk,
+            "cyber": sheet.cyber - (1 if sheet.cyber >= 4 and build.knowledge.get("hac", 0) >= 1 else 0),
+            "splice": sheet.splice - (1 if sheet.splice >= 4 and build.knowledge.get("sci", 0) >= 5 else 0)}
 
+
+def apply_conditions(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Report) -> None:
+    """The conditions step, after every purchase and the backpack's Bulk: MES and Knowledge abilities whose
+    effect needs a score hold on the final scores, then Sys negation is reported (order: base, purchases,
+    conditions, negation)."""
+    scores = final_scores(build, sheet)
+    for key in dict.fromkeys(sheet.installed):
+        mod = catalogue.items[key]
+        if mod.condition is not None and mod.condition.holds(scores):
+            for _ in range(sheet.installed.count(key)):
+                apply_effects(mod, sheet)
+    for ability in catalogue.of("knowledge_ability"):
+        if build.knowledge.get(ability.skill, 0) >= ability.level and (
+                ability.condition is None or ability.condition.holds(scores)):
+            # Knowledge abilities are the Leader's training, not an implant's bonus: Sys does not negate them.
+            add_effects(ability.effects, sheet)
+    if sheet.negated:
+        armor = catalogue.items[build.armor.item]
+        report.add("DM-R18", "warning", "armor",
+                   f"{armor.name} has Sys {sheet.sys}: it negates the bonuses of {', '.join(sheet.negated)}.",
+                   "Wear armour without Sys (EvoSuit, Combat Suit) to use them.")
+
+
+def add_effects(effects, sheet: Sheet, negated: bool = False) -> None:
     def add(value: float) -> float:
         return 0 if negated and value > 0 else value
 
-    if negated and any(v > 0 for v in [*effects.traits.values(), effects.bhp, effects.ahp, effects.armor,
-                                       effects.power, effects.move, effects.attach_points]):
-        sheet.negated.append(mod.name)
-    if mod.condition and "Bulk = 0" in mod.condition and sheet.bulk > 0:
-        return  # Functional Tail (DM-R31): only without Bulk
     for trait, value in effects.traits.items():
         sheet.trait_mods[trait] += add(value)
     sheet.bhp += add(effects.bhp)
@@ -294,6 +313,16 @@ def apply_effects(mod, sheet: Sheet) -> None:
     sheet.bulk += effects.bulk  # Bulk is a drawback, never negated
     sheet.move += add(effects.move)
     sheet.attach_capacity += add(effects.attach_points)
+
+
+def apply_effects(mod, sheet: Sheet) -> None:
+    """Add an MES's effects; under Sys armour its bonuses are negated but drawbacks stay (A-28)."""
+    effects = mod.effects
+    negated = sheet.sys > 0
+    if negated and any(v > 0 for v in [*effects.traits.values(), effects.bhp, effects.ahp, effects.armor,
+                                       effects.power, effects.move, effects.attach_points]):
+        sheet.negated.append(mod.name)
+    add_effects(effects, sheet, negated)
 
 
 # --- hands, attach points, backpack (DM-R34-DM-R50) --------------------------------------------
@@ -423,17 +452,31 @@ def template_cost(template, catalogue: Catalogue) -> tuple[int, int]:
     """An ally's hire price in Rep and in ARP. The Recruit tree lists upgrade costs, summed from the
     Recruit; Medic, Mechie and Animalus list totals (A-40)."""
     rep, arp = template.rep_cost or 0, template.arp_cost or 0
-    if template.family in TREE_FAMILIES:
-        seen = {template.key}
-        parents = template.upgrades_from
-        while parents:
-            parent = catalogue.items[parents[0]]
-            if parent.key in seen:
-                break
-            seen.add(parent.key)
-            rep, arp = rep + (parent.rep_cost or 0), arp + (parent.arp_cost or 0)
-            parents = parent.upgrades_from
+    for key in root_path(template, catalogue):
+        rep, arp = rep + (catalogue.items[key].rep_cost or 0), arp + (catalogue.items[key].arp_cost or 0)
     return rep, arp
+
+
+def weapons_rep(weapons: list[str], template, catalogue: Catalogue) -> int:
+    """What an ally's weapons cost: a Recruit-tree ally started as a Recruit, whose one basic weapon is free
+    (L1441; DM-R56 with A-40: the kit stays through its upgrades), so the dearest basic weapon it carries is."""
+    items = catalogue.items
+    costs = [items[k].cost or 0 for k in weapons]
+    free = set()
+    for key in [template.key, *root_path(template, catalogue)]:
+        free |= set(items[key].free_weapons)
+    basic = [items[k].cost or 0 for k in weapons if k in free]
+    return sum(costs) - (max(basic) if basic else 0)
+
+
+def root_path(template, catalogue: Catalogue) -> list[str]:
+    """The templates an ally of the Recruit tree was upgraded through, nearest first (A-40)."""
+    path, seen, parents = [], {template.key}, template.upgrades_from
+    while parents and template.family in TREE_FAMILIES and parents[0] not in seen:
+        seen.add(parents[0])
+        path.append(parents[0])
+        parents = catalogue.items[parents[0]].upgrades_from
+    return path
 
 
 def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tuple[int, int]:
@@ -447,7 +490,7 @@ def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tu
         path = f"allies[{i}]"
         template = items[ally.template]
         hire_rep = template_cost(template, catalogue)[0]
-        gear_rep = sum(items[k].cost or 0 for k in ally.weapons if items[k].cost) + sum(items[k].cost or 0 for k in ally.items)
+        gear_rep = weapons_rep(ally.weapons, template, catalogue) + sum(items[k].cost or 0 for k in ally.items)
         gear_rep += items[ally.armor].cost if ally.armor else 0
         value = hire_rep + gear_rep  # A-42: what counts toward Max Ally Value
         rep, arp = campaign.charges(build, ally, catalogue, gear_rep)
@@ -575,10 +618,9 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     stats["power"] = Stat("Power", sheet.power, "armour, capacitors, batteries and packs")
     stats["bulk"] = Stat("Bulk", sheet.bulk, "armour and implants, +1 with 3 or more backpack slots used (DM-R48)")
     stats["systems"] = Stat("Systems", sheet.sys, "the armour's Sys")
-    stats["cyber"] = Stat("Cyber", sheet.cyber - (1 if sheet.cyber >= 4 and build.knowledge.get("hac", 0) >= 1 else 0),
-                          "Cyber scores installed (Trick Wiring −1 at 4+)")
-    stats["splice"] = Stat("Splice", sheet.splice - (1 if sheet.splice >= 4 and build.knowledge.get("sci", 0) >= 5 else 0),
-                           "Splice scores installed (Genome Studies −1 at 4+)")
+    scores = final_scores(build, sheet)
+    stats["cyber"] = Stat("Cyber", scores["cyber"], "Cyber scores installed (Trick Wiring −1 at 4+)")
+    stats["splice"] = Stat("Splice", scores["splice"], "Splice scores installed (Genome Studies −1 at 4+)")
     stats["move"] = Stat("Move", sheet.move, "4, armour, Leg Splicing, boosters")
     stats["general_fate"] = Stat("General Fate", 1 + (com >= 10), "1, +1 at Communication 5 (DM-R69)")
     stats["max_allies"] = Stat("Max # Allies", MAX_ALLIES[com], f"Communication {level(com)} (A-06: blanks carried forward)")

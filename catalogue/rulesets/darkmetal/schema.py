@@ -47,6 +47,25 @@ class Effects(Strict):
     backpack_slots: int = 0
 
 
+class Condition(Strict):
+    """An effect that holds only while a score of the final build is in range (Functional Tail: Bulk at most 0;
+    Robust Genetics: Splice at least 3). Judged once every purchase is counted, never when bought."""
+
+    score: Literal["bulk", "splice", "cyber"]
+    at_least: int | None = None
+    at_most: int | None = None
+
+    def holds(self, scores: dict[str, int]) -> bool:
+        value = scores[self.score]
+        return (self.at_least is None or value >= self.at_least) and (self.at_most is None or value <= self.at_most)
+
+    def __str__(self) -> str:
+        name = self.score.capitalize()
+        if self.at_most is not None and self.at_least is None:
+            return f"{name} {self.at_most} or less"
+        return f"{name} {self.at_least} or more" if self.at_most is None else f"{name} {self.at_least} to {self.at_most}"
+
+
 class Armor(Part):
     """Armor Table (L670-681). One is worn at a time (DM-R17)."""
 
@@ -73,7 +92,14 @@ class Modification(Part):
     excludes: list[Key] = Field(default_factory=list)
     max_count: Annotated[int, Field(ge=1, le=4)] = 1  # Plated Dermal Layer: "Can be bought twice"
     not_with_armor: bool = False  # Olfactory Editing (DM-R20)
-    condition: str = Field(default="", max_length=80)  # e.g. Functional Tail "only if Bulk = 0"
+    condition: Condition | None = None  # e.g. Functional Tail: only while Bulk is 0
+
+    @model_validator(mode="after")
+    def _condition_cannot_move_its_own_score(self) -> "Modification":
+        # DM-R31: an effect that changed the score it depends on would have no one answer; no table row does.
+        if self.condition and self.condition.score == "bulk" and self.effects.bulk:
+            raise ValueError("an effect conditional on Bulk cannot change Bulk")
+        return self
 
 
 class Splice(Modification):
@@ -126,6 +152,7 @@ class Weapon(Part):
     max_range: NonNeg | None = None
     close_combat: bool = False  # Close Combat only
     close_combat_penalty: NonNeg = 0  # "−N to Ath Dice in Close Combat" (DM-R38)
+    power: NonNeg = 0  # Power it comes with, added to the Leader's (Tesla Cracker: 2, L766)
     shock: bool = False
     reach: NonNeg = 0  # Energy Staff and Spear strike at 2"
     grenade: bool = False
@@ -169,6 +196,8 @@ class KnowledgeAbility(Part):
     skill: SkillKey
     level: Literal[1, 3, 5]
     frequency: str = Field(default="", max_length=30)
+    effects: Effects = Field(default_factory=Effects)  # Metal Shoulder: +1 AHP; Robust Genetics: +1 BHP
+    condition: Condition | None = None
 
 
 class CommunicationSkill(Part):
@@ -210,6 +239,8 @@ class AllyTemplate(Part):
     weapons: list[Key] | Literal["any"] = "any"  # weapon keys allowed (DM-R57-DM-R60)
     items: list[Literal["trauma_kit", "armor_kit", "mine", "grenade", "battery", "ammo"]] | Literal["any", "none"] = "any"
     default_kit: str = Field(default="", max_length=300)
+    # One of these comes free with the ally (a Recruit's basic weapon, L1441); the basic melee weapon costs 0.
+    free_weapons: list[Key] = Field(default_factory=list)
     revived: bool = True  # DM-R67: knocked-out Recruits are not revived unless the Captain is petitioned
 
 
