@@ -1,0 +1,110 @@
+"""The effect-text audit: every number and condition in the Effect text of every DARK METAL table row, and what
+models it (issue 12). Kept in `data/audit/<category>.yaml`, one mapping per pack item key:
+
+    glute-capacitor:
+      - {says: "2 Power", field: effects.power}
+    leg-splicing-3:
+      - {says: "With Second Heart", rule: DM-R31, test: test_dm_r31_leg_splicing_3_free_dashes_on_the_sheet}
+    hormone-booster:
+      - {says: "Takes 1 Action", text_only: at_table}
+
+`says` is the shortest fragment of the rulebook's Effect that holds the number or condition, never a whole
+sentence. A claim is modelled by pack fields (whose values must hold the fragment's numbers), by a rule of the
+index with the test that proves it, or is text only for a reason listed in `data/audit/reasons.yaml`.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..base import PackError
+
+AUDIT_DIR = Path(__file__).parent / "data" / "audit"
+NUMBER_WORDS = {"once": 1, "twice": 2, "one": 1, "two": 2, "three": 3, "four": 4, "half": 0.5}
+# A number as the tables print them (1, 0.5, 1d4+1, 10%, 1,000) or as a word.
+NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:d\d+(?:[+-]\d+)?)?%?|\b(?:" + "|".join(NUMBER_WORDS) + r")\b",
+                    re.IGNORECASE)
+# Words that make an effect conditional or restricted.
+CONDITION = re.compile(r"\b(?:if|requires?|only|must|cannot|can not|unusable|not compatible|unless|except|when|while)\b"
+                       r"|[<>=]", re.IGNORECASE)
+
+
+class Claim(BaseModel):
+    """One number or condition of an Effect and what models it: pack fields, a rule and its test, or nothing."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    says: str = Field(min_length=1, max_length=80)
+    field: str | list[str] | None = None  # dotted paths into the pack item: effects.traits.ath, modes.1.damage
+    rule: str | None = Field(None, pattern=r"^DM-R\d+$")
+    test: str | None = Field(None, pattern=r"^test_\w+$")
+    text_only: str | None = None  # a key of reasons.yaml
+    note: str = Field("", max_length=300)  # why, where the mapping is not obvious
+
+    @model_validator(mode="after")
+    def _one_way(self) -> "Claim":
+        ways = [self.field is not None, self.rule is not None, self.text_only is not None]
+        if sum(ways) != 1:
+            raise ValueError("give exactly one of field, rule (with test) or text_only")
+        if (self.rule is None) != (self.test is None):
+            raise ValueError("a rule claim names the test that proves it, and only a rule claim has a test")
+        return self
+
+    @property
+    def fields(self) -> list[str]:
+        return [self.field] if isinstance(self.field, str) else list(self.field or [])
+
+
+def numbers(text: str) -> list[float]:
+    """The numbers of a fragment: 1d4+1 gives 1, 4 and 1; 'twice' gives 2; 10% gives 10."""
+    found: list[float] = []
+    for token in NUMBER.findall(text):
+        word = NUMBER_WORDS.get(token.lower())
+        if word is not None:
+            found.append(word)
+        else:
+            found.extend(float(n.replace(",", "")) for n in re.findall(r"\d+(?:,\d{3})*(?:\.\d+)?", token))
+    return found
+
+
+@cache
+def reasons() -> dict[str, str]:
+    return _read(AUDIT_DIR / "reasons.yaml")
+
+
+@cache
+def load() -> dict[str, dict[str, list[Claim]]]:
+    """Every category's audit: {category: {item key: [claims]}}."""
+    audit: dict[str, dict[str, list[Claim]]] = {}
+    for path in sorted(AUDIT_DIR.glob("*.yaml")):
+        if path.name == "reasons.yaml":
+            continue
+        entries = _read(path)
+        audit[path.stem] = {}
+        for key, claims in entries.items():
+            if not isinstance(claims, list):
+                raise PackError(f"{path.name}: {key}: a list of claims, or [] for an Effect with no numbers")
+            try:
+                audit[path.stem][key] = [Claim.model_validate(claim) for claim in claims]
+            except ValidationError as exc:
+                fields = "; ".join(f"field '{'.'.join(str(p) for p in e['loc'])}': {e['msg']}"
+                                   for e in exc.errors(include_url=False))
+                raise PackError(f"{path.name}: {key}: {fields}") from None
+            unknown = {c.text_only for c in audit[path.stem][key]} - {None} - set(reasons())
+            if unknown:
+                raise PackError(f"{path.name}: {key}: text_only reason {sorted(unknown)} is not in reasons.yaml")
+    return audit
+
+
+def _read(path: Path) -> dict:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise PackError(f"{path.name}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise PackError(f"{path.name}: a mapping of item keys")
+    return data
