@@ -1,6 +1,7 @@
 """M-R45 and M-R07: a Component's condition (the build's `condition`) applied once, before every stat and check."""
 import pytest
 
+from catalogue.rulesets.metallurgent import preview
 from catalogue.rulesets.metallurgent.rules import parse, resolve, validate
 
 from .metallurgent_factory import anvil, codes, equipment, make_catalogue, part, weapon
@@ -111,3 +112,17 @@ def test_m_r45_negative_stats_stay_negative():
 def test_m_r07_out_of_action_part_warns_and_says_what_it_does(state):
     [issue] = [i for i in validate(conditioned({"left_arm": state}), make_catalogue()).issues if i.code == "M-R07"]
     assert issue.severity == "warning" and "M-R45" in issue.message
+
+
+def test_m_r45_the_preview_fires_nothing_from_a_disabled_component():
+    """The combat preview reads the same condition: no gun on a Disabled arm, no punch from it, no Kick from a
+    Disabled Mobility Base; the working arm still fights."""
+    cat = make_catalogue(weapon("gun", "primary"), weapon("gun2", "primary"))
+    document = conditioned({"right_arm": "disabled", "mobility_base": "disabled"},
+                           [("gun", "right_arm"), ("gun2", "core")])
+    anvil_ = resolve(parse(document), cat)
+    target = preview.Target("Dummy", "anvil", 4, [preview.Part("C", 30, {"KE": 0, "CE": 0, "TE": 0})])
+    names = {a["name"] for a in preview.preview(anvil_, target, preview.Situation())["attacks"]}
+    assert "Punch (Left Arm)" in names and any(name.startswith("Gun2") for name in names)
+    assert not {"Punch (Right Arm)", "Kick"} & names
+    assert not any(name.startswith("Gun ") or name == "Gun" for name in names)

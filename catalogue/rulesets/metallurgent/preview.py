@@ -236,13 +236,11 @@ def weapon_attacks(key: str, name: str, w: WeaponStats, damage: int, agility: in
 
 def attacks_of(anvil: Anvil, mettle: int = METTLE) -> list[Attack]:
     """Every weapon and each of its Payloads, plus punches, the kick or ram, Slam and Sideswipe (digest 4:
-    M-D18-M-D22)."""
+    M-D18-M-D22). A Disabled or Destroyed Component makes no attack and its Gear is Offline (M-R45)."""
     attacks = []
-    for slot in ("left_arm", "right_arm"):
-        part = anvil.parts[slot]
-        if isinstance(part, WeaponArm):
-            attacks += weapon_attacks(slot, part.name, part.weapon, part.weapon.damage, part.agility)
-    for g in anvil.gear:
+    for slot, part in anvil.working_weapon_arms():
+        attacks += weapon_attacks(slot, part.name, part.weapon, part.weapon.damage, part.agility)
+    for g in anvil.working:
         if isinstance(g.item, Weapon):
             w = g.item
             arm = anvil.standard_arm(g.entry.mount)
@@ -250,12 +248,12 @@ def attacks_of(anvil: Anvil, mettle: int = METTLE) -> list[Attack]:
             attacks += weapon_attacks(g.path, w.name, w, damage, arm.agility if arm else None)
     for slot in ("left_arm", "right_arm"):
         part = anvil.parts[slot]
-        if isinstance(part, StandardArm):
+        if isinstance(part, StandardArm) and anvil.works(slot):
             attacks.append(Attack(f"punch-{slot}", f"Punch ({slot.replace('_', ' ').title()})", "melee",
                                   ceil_half(part.strength), "KE", 1, pool_base=mettle + part.agility,
                                   note="1 Charge"))
     mb = anvil.parts["mobility_base"]
-    if mb is not None:
+    if anvil.works("mobility_base"):
         name = "Kick" if mb.striding else "Ram"
         attacks.append(Attack(name.lower(), name, "melee", mb.load, "KE", 1, pool_base=mettle + mb.dodge_bonus,
                               mobility_only=True, note=f"{mb.manoeuvre_cost} Charge"))
