@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import render
@@ -22,6 +23,11 @@ def _sort_key(value: Any) -> tuple:
     if isinstance(value, (int, float)):
         return (0, value, "")
     return (1, 0, str(value).lower())
+
+
+def _named(path: str) -> str:
+    """The field a dotted path ends on, skipping list indexes: modes.1.damage is damage."""
+    return next(part for part in reversed(path.split(".")) if not part.isdigit())
 
 
 def index(request):
@@ -50,8 +56,16 @@ def browse(request, ruleset: str):
         raise Http404("No such category")
     ref = request.GET.get("pack")
     pack: Pack | None = find_pack(ref) if ref else latest_pack_with(ruleset, category)
-    if pack is None:
-        raise Http404("No such pack")
+    if pack is None or pack.source not in Pack.PUBLIC or pack.ruleset.key != spec.key:
+        raise Http404("No such pack")  # an uploaded pack is seen through its own share link only
+    return render(request, "catalogue/browse.html",
+                  items_table(request, spec, pack, category, spec.category_labels, {"pack": ref} if ref else {}))
+
+
+def items_table(request, spec, pack: Pack, category: str, categories, keep: dict[str, str]) -> dict[str, Any]:
+    """One category of a pack as a table sortable by any column and searchable by name or description, with
+    how the builder handles each item's effect where the ruleset says. `keep` are the page's own query
+    parameters (which pack, which version), kept by every tab, sort and search link."""
     catalogue = catalogue_for(pack)
     query = request.GET.get("q", "").strip()[:80]
     rows, columns = [], []
@@ -74,11 +88,14 @@ def browse(request, ruleset: str):
     rows.sort(key=lambda r: _sort_key(r["cells"].get(field)), reverse=descending)
     for row in rows:
         row["values"] = [spec.display_value(c, row["cells"].get(c)) for c in columns]
-    return render(request, "catalogue/browse.html", {
-        "ruleset": spec, "pack": pack, "category": category, "categories": spec.category_labels,
+        row["notes"] = [{"note": note, "fields": ", ".join(dict.fromkeys(spec.stat_label(_named(f)) for f in note.fields))}
+                        for note in (spec.effect_notes(pack.name, category, row["item"].key) if spec.effect_notes else [])]
+    return {
+        "ruleset": spec, "pack": pack, "category": category, "categories": categories,
         "columns": [{"name": c, "label": spec.stat_label(c),
                      "sort": ("-" if field == c and not descending else "") + c,
                      "active": field == c, "descending": descending} for c in columns],
         "name_sort": "-name" if field == "name" and not descending else "name",
         "rows": rows, "sort_field": field, "query": query,
-    })
+        "keep": keep, "keep_query": urlencode(keep) + "&" if keep else "",
+    }

@@ -139,7 +139,10 @@ def test_every_number_and_condition_of_every_effect_is_modelled_or_text_only(cat
             values = [resolve(item, path) for path in claim.fields]
             assert all(v not in (None, False, [], {}, "") for v in values), f"{key}: {claim.fields} are not set"
             held = set().union(*(values_in(v) for v in values))
-            assert set(audit.numbers(claim.says)) <= held, f"{key}: {claim.says!r} but {claim.fields} = {values}"
+            if claim.test is not None:
+                assert claim.test in tests, f"{key}: {claim.test} not found"
+            else:
+                assert set(audit.numbers(claim.says)) <= held, f"{key}: {claim.says!r} but {claim.fields} = {values}"
         elif claim.rule is not None:
             assert claim.rule in index and claim.test in tests, f"{key}: {claim.rule} / {claim.test} not found"
 
@@ -154,7 +157,7 @@ def test_an_uncovered_number_is_reported():
     """The check itself: a Tesla Cracker audit without its 2 Power fails, and names what is missing."""
     text = ["Use 2 Power to fire one Range 3 shot. Comes with 2 Power."]
     claims = [audit.Claim(says="Use 2 Power to fire one Range 3 shot", text_only="at_table")]
-    assert uncovered(text, claims) == ["'2' in …shot. Comes with 2 Power.…"]
+    assert uncovered(text, claims) == ["'2' in …Range 3 shot. Comes with 2 Power.…"]
     assert not uncovered(text, [*claims, audit.Claim(says="Comes with 2 Power", field="power")])
 
 
@@ -162,6 +165,7 @@ def test_an_uncovered_number_is_reported():
     ({"says": "2 Power"}, "exactly one"),
     ({"says": "2 Power", "field": "power", "text_only": "at_table"}, "exactly one"),
     ({"says": "2 Power", "rule": "DM-R47"}, "names the test"),
+    ({"says": "2 Power", "text_only": "at_table", "test": "test_x"}, "has no test"),
     ({"says": "2 Power", "field": "power", "colour": "red"}, "Extra inputs"),
 ])
 def test_a_malformed_claim_is_refused_naming_the_problem(claim, error):
@@ -170,7 +174,7 @@ def test_a_malformed_claim_is_refused_naming_the_problem(claim, error):
 
 
 def test_an_unknown_text_only_reason_is_refused(tmp_path, monkeypatch):
-    (tmp_path / "reasons.yaml").write_text("at_table: Spent during play.\n")
+    (tmp_path / "reasons.yaml").write_text("at_table: {label: at the table, why: Spent during play.}\n")
     (tmp_path / "splice.yaml").write_text("cat-reflexes:\n  - {says: Adds 0.5, text_only: because}\n")
     monkeypatch.setattr(audit, "AUDIT_DIR", tmp_path)
     audit.load.cache_clear(), audit.reasons.cache_clear()
@@ -180,3 +184,19 @@ def test_an_unknown_text_only_reason_is_refused(tmp_path, monkeypatch):
     finally:
         audit.load.cache_clear(), audit.reasons.cache_clear()
 
+
+
+def test_the_catalogue_says_how_each_number_of_an_effect_is_handled(client, packs):
+    """A player reading the Tesla Cracker sees that its 2 Power is counted and its shots are theirs to track;
+    the rule-checked fragment links to its rule's entry."""
+    page = client.get("/catalogue/darkmetal/", {"category": "weapon", "q": "Tesla"}).content.decode()
+    assert "How the builder handles its effect" in page
+    assert "<q>Comes with 2 Power</q> · <span class=\"counted\">counted</span> (Power)" in page
+    assert f"· <span class=\"muted\">{audit.reasons()['at_table'].label}</span>" in page
+    tail = client.get("/catalogue/darkmetal/", {"category": "splice", "q": "Functional Tail"}).content.decode()
+    assert 'href="/catalogue/darkmetal/rules/#DM-R31"' in tail
+
+
+def test_notes_are_only_for_the_rulebook_packs_items():
+    assert audit.notes(audit.PACK_NAME, "weapon", "tesla-cracker")
+    assert audit.notes("house-rules", "weapon", "tesla-cracker") == []

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from . import rule_index
 from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, parse_as
@@ -108,6 +108,19 @@ class Dice:
 
 
 @dataclass(frozen=True)
+class EffectNote:
+    """How the builder handles one number or condition of an item's rulebook effect: counted in pack fields,
+    checked by a rule, or left to the table for a reason."""
+
+    says: str  # the fragment of the rulebook's effect
+    handled: Literal["counted", "checked", "text_only"]
+    fields: tuple[str, ...] = ()
+    rule: str = ""
+    reason: str = ""
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A game: its kinds of build, pack categories, dice, and how the catalogue shows its stats.
 
@@ -125,6 +138,7 @@ class Ruleset:
     stat_labels: Mapping[str, str] = field(default_factory=dict)  # where title-casing a field name reads wrong
     signed_stats: frozenset[str] = frozenset()  # modifiers, printed "+2" / "−1"
     leading_columns: tuple[str, ...] = ()  # what a player compares first in the catalogue
+    effect_notes: Callable[[str, str, str], list[EffectNote]] | None = None  # (pack name, category, item key)
 
     @property
     def active(self) -> bool:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from ..dice import darkmetal_pool
 from ..spec import Dice, DiceOption, Kind, Ruleset
-from . import campaign, rules
+from . import audit, campaign, rules
 from .schema import CATEGORIES, CATEGORY_LABELS, LeaderBuild
 
 RULESET = Ruleset(
@@ -19,7 +19,11 @@ RULESET = Ruleset(
     dice=Dice((DiceOption("pool", "number of d10"), DiceOption("target", "target number", 2, 11),
                DiceOption("defence", "defence d6 (each 1 cancels a success)", default=0)),
               lambda pool, target, defence: darkmetal_pool(pool, target, defence)),
-    stat_labels={"ahp": "AHP", "bhp": "BHP", "to_hit": "toHit", "max_range": "Max Range", "sys": "Sys"},
+    stat_labels={"ahp": "AHP", "bhp": "BHP", "to_hit": "toHit", "max_range": "Max Range", "sys": "Sys",
+                 "requires_any": "Requires", "requires_skill": "Requires skill", "excludes": "Not with",
+                 "max_count": "Bought up to", "not_with_armor": "No armour", "cost_per_bulk": "Cost per Bulk",
+                 "close_combat_penalty": "Close Combat penalty", "com_half_steps": "Com half steps"},
     signed_stats=frozenset({"to_hit"}),
     leading_columns=("cost", "carry", "attach_points", "score", "to_hit", "damage", "pierce", "max_range"),
+    effect_notes=audit.notes,
 )
