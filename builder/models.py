@@ -1,16 +1,8 @@
 """Saved builds. Links are capabilities: the edit token edits, the share id only reads."""
-import secrets
-
 from django.db import models
 from django.urls import reverse
 
-
-def new_edit_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def new_share_id() -> str:
-    return secrets.token_urlsafe(8)
+from catalogue.models import new_edit_token, new_share_id  # builds and uploaded packs: the same kind of links
 
 
 class Build(models.Model):

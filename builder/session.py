@@ -4,6 +4,8 @@ import json
 from django.http import QueryDict
 from django.utils import timezone
 
+from catalogue.models import UserPack
+
 from .models import Build
 
 KEPT_BUILDS = 50
@@ -65,3 +67,30 @@ def draft(request, path: str) -> tuple[QueryDict, str] | None:
 def forget_draft(request, path: str) -> None:
     if path in request.session.get("drafts", {}):
         request.session["drafts"] = {p: d for p, d in request.session["drafts"].items() if p != path}
+
+
+KEPT_PACKS = 30
+
+
+def keep_pack(request, user_pack: UserPack, owned: bool = False) -> None:
+    """Put an uploaded pack at the top of this browser's packs; `owned` when this browser has its edit link."""
+    kept = [p for p in request.session.get("packs", []) if p["share"] != user_pack.share_id]
+    was_owned = any(p["share"] == user_pack.share_id and p["edit"] for p in request.session.get("packs", []))
+    edit = user_pack.edit_token if owned or was_owned else ""
+    request.session["packs"] = [{"share": user_pack.share_id, "edit": edit}, *kept][:KEPT_PACKS]
+
+
+def my_packs(request, ruleset: str | None = None) -> list[dict]:
+    """This browser's packs, newest first: {"pack": UserPack, "latest": Pack, "owned": bool}."""
+    kept = request.session.get("packs", [])
+    if not kept:
+        return []
+    owned = {p["share"]: p["edit"] for p in kept}
+    found = UserPack.objects.filter(share_id__in=owned).prefetch_related("versions__ruleset")
+    rows = []
+    for user_pack in sorted(found, key=lambda u: list(owned).index(u.share_id)):
+        latest = max(user_pack.versions.all(), key=lambda p: p.semver, default=None)
+        if latest is not None and (ruleset is None or latest.ruleset.key == ruleset):
+            rows.append({"pack": user_pack, "latest": latest,
+                         "owned": owned[user_pack.share_id] == user_pack.edit_token})
+    return rows

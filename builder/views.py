@@ -17,7 +17,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from catalogue.loader import catalogue_by_ref, latest_pack
+from catalogue.loader import catalogue_by_ref, find_pack, latest_pack
+from catalogue.models import Pack
 from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError
 
@@ -53,7 +54,7 @@ def _redirect(request, url: str):
 
 def new_build(request, ruleset: str, kind: str):
     page = page_for(ruleset, kind)
-    pack = latest_pack(ruleset, kind)
+    pack = chosen_pack(request, page) or latest_pack(ruleset, kind)
     if pack is None:
         raise Http404("No pack loaded for this kind of build; run `python manage.py load_catalogue`.")
     if request.method == "GET":
@@ -85,6 +86,19 @@ def new_build(request, ruleset: str, kind: str):
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
         return _redirect(request, build.get_absolute_url())
     return page.render(request, checked, build=None, dirty=True, notices=notices)
+
+
+def chosen_pack(request, page) -> Pack | None:
+    """The pack a new build starts on when the link names one (`?pack=name@version`, from an uploaded pack's
+    page); it must be of the page's ruleset and hold the kind's items."""
+    ref = request.GET.get("pack")  # a form sends its own `pack` field, read with the rest of the form
+    if not ref:
+        return None
+    pack = find_pack(ref[:100])
+    if pack is None or pack.ruleset.key != page.ruleset.key or not pack.items.filter(
+            category=page.kind.pack_category).exists():
+        raise Http404(f"No pack {ref[:60]} for a {page.ruleset.name} {page.kind.label}")
+    return pack
 
 
 @never_cache  # the edit link is the key to the build: no cache keeps a copy of the page

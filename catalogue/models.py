@@ -1,5 +1,8 @@
 """The catalogue store: each pack version is kept, so saved builds keep the parts they were built with."""
+import secrets
+
 from django.db import models
+from django.urls import reverse
 
 
 class Ruleset(models.Model):
@@ -14,8 +17,37 @@ class Ruleset(models.Model):
         return self.name
 
 
+def new_edit_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_share_id() -> str:
+    return secrets.token_urlsafe(8)
+
+
+class UserPack(models.Model):
+    """An uploaded pack's name and its capability links, shared by all its versions: the edit link publishes
+    new versions, the share link lets others build with it. Never listed; nobody's default."""
+
+    name = models.SlugField(max_length=64, unique=True)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_edit_token, editable=False)
+    share_id = models.CharField(max_length=32, unique=True, default=new_share_id, editable=False)
+    owner_note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("pack-edit", args=[self.edit_token])
+
+    def share_url(self) -> str:
+        return reverse("pack-share", args=[self.share_id])
+
+
 class Pack(models.Model):
-    SOURCES = [("starter", "Starter (authored by Hardpoint)"), ("rulebook", "Rulebook")]
+    SOURCES = [("starter", "Starter (authored by Hardpoint)"), ("rulebook", "Rulebook"), ("user", "Uploaded")]
+    PUBLIC = ("starter", "rulebook")  # the sources a ruleset's default pack comes from
 
     ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, related_name="packs")
     name = models.SlugField(max_length=64)
@@ -25,6 +57,9 @@ class Pack(models.Model):
     description = models.TextField(blank=True)
     content_hash = models.CharField(max_length=64)
     examples = models.JSONField(default=list, blank=True)
+    user_pack = models.ForeignKey(UserPack, null=True, blank=True, on_delete=models.CASCADE, related_name="versions")
+    # An extending pack stores its base's items with its own, so a build reads one pack; this names the base.
+    extends = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="extensions")
     loaded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
