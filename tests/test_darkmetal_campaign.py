@@ -3,7 +3,7 @@
 import pytest
 
 from catalogue.rulesets.base import BuildError
-from catalogue.rulesets.darkmetal import campaign, rules
+from catalogue.rulesets.darkmetal import audit, campaign, rules
 from tests.test_darkmetal_rules import ally, catalogue, check, codes, leader, trait  # noqa: F401 (fixture)
 
 INFANTRY_PATH = {"template": "standard-infantry", "hired_as": "recruit",
@@ -247,7 +247,8 @@ def test_dm_r71_injuries_only_with_the_optional_rule(catalogue):
 def test_dm_r71_wicked_scar_keeps_knowledge_points(catalogue):
     report = injured(catalogue, ("wicked-scar", 0), knowledge={"sec": 5, "ste": 5})
     assert trait(report, "kno")["pool"] == 1 and "DM-R12" not in codes(report)  # points follow the base level
-    assert catalogue.items["wicked-scar"].text_only
+    # The good looks and experience points "don't actually do anything": the effect audit says so.
+    assert {n.reason for n in audit.notes(audit.PACK_NAME, "injury", "wicked-scar")} >= {"changes nothing in play"}
 
 
 def test_leader_document_reads_the_injury_fields(catalogue):

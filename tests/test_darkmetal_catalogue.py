@@ -39,7 +39,7 @@ def test_dm_catalogue_header_names_the_rulebook(pack):
     assert pack.header.name == "darkmetal-rulebook"
     assert pack.header.ruleset == "darkmetal"
     assert pack.header.source == "rulebook"
-    assert pack.header.version == "1.1.0"
+    assert pack.header.version == "1.2.0"
     assert [e["name"] for e in pack.examples] == ["Moroc", "Vesper", "Brakk"]  # Hardpoint's own examples
 
 

@@ -56,7 +56,7 @@ class Page(KindPage):
     def sheet_context(self, checked, build) -> dict[str, Any]:
         context_ = context(checked)
         stats = context_["stats"]
-        context_.update(ammo=[{"name": w.name, "boxes": range(w.ammo)} for w in context_["hands"] if w.ammo],
+        context_.update(ammo=[{"name": w.name, "boxes": range(w.ammo)} for w in context_["weapons"] if w.ammo],
                         fate_boxes=range(stats["general_fate"].value), bhp_boxes=range(stats["bhp"].value),
                         ahp_boxes=range(stats["ahp"].value))
         return context_
@@ -80,13 +80,21 @@ class Page(KindPage):
             raise forms.problem("(request)", 'send {"attacker": ..., "situation": {...}}')
         chosen = situation_of(engine.Situation, request)
         items = checked.catalogue.items
-        weapons = [items[p["item"]] for p in checked.document.get("hands", [])]
-        weapons += [items[p["item"]] for p in checked.document.get("attach", [])
-                    if items[p["item"]].damage or items[p["item"]].melee or items[p["item"]].modes]
+        weapons = [items[p["item"]] for p in checked.document.get("hands", [])] + attacking(checked)
         awareness = checked.document.get("traits", {}).get("awa", 1)
-        result = engine.leader_preview(checked.report, weapons, awareness, chosen)
+        boosts = [items[key] for key in checked.report.detail["boosts"]]
+        result = engine.leader_preview(checked.report, weapons, awareness, chosen, boosts)
         result["attacker"] = checked.document["name"]
         return result
+
+
+def attacking(checked) -> list:
+    """What attacks besides the hand weapons: Attach Point weapons that strike, and implants that act as a
+    Melee Weapon (DM-R25)."""
+    items = checked.catalogue.items
+    mounted = [items[p["item"]] for p in checked.document.get("attach", [])]
+    return ([w for w in mounted if w.damage or w.melee or w.modes]
+            + [rules.as_weapon(items[key]) for key in checked.report.detail["implants"]])
 
 
 def _rows(post, prefix: str, most: int = MAX_ROWS) -> list[int]:
@@ -270,14 +278,14 @@ def context(checked) -> dict[str, Any]:
     return {
         "document": document, "report": report, "stats": report.stats, "meters": report.meters, "traits": traits,
         "skills": [{"key": k, "name": v, "value": document.get("knowledge", {}).get(k, 0)} for k, v in SKILLS.items()],
-        "known_skills": [{"name": v, "value": document["knowledge"][k]} for k, v in SKILLS.items()
-                         if document.get("knowledge", {}).get(k)],
+        "known_skills": [{"name": row["name"], "value": row["level"], "bonus": row["bonus"]}
+                         for row in report.detail["skills"]],
         "armors": catalogue.of("armor"), "armor": items.get((document.get("armor") or {}).get("item", "")),
         "mods": mods, "mes_options": mes_options, "attach": attach, "attach_options": catalogue.of("attach_weapon"),
         "body": body, "hands": hands,
-        # Every hand-held or carried weapon, for the profiles table of the share page and sheet.
+        # Every weapon held, carried, mounted or built in, for the profiles table of the share page and sheet.
         "weapons": [w for w in hands + [items[p["item"]] for p in document.get("backpack", [])]
-                    if isinstance(w, Weapon)],
+                    if isinstance(w, Weapon)] + attacking(checked),
         "hand_options": [w for w in catalogue.of("weapon") if w.carry in ("1H", "2H", "palm", "gripper")],
         "backpack": [{"index": i, "item": items[p["item"]], "campaign": p["campaign"]}
                      for i, p in enumerate(document.get("backpack", []))],

@@ -138,8 +138,9 @@ def mode_odds(weapon, mode: FiringMode, pools: dict[str, int], aim: int, situati
     melee = bool(getattr(weapon, "close_combat", False) or getattr(weapon, "melee", False))
     in_close_combat = situation.close_combat or melee
     odds = {"mode": mode.name, "ammo": mode.ammo, "power": mode.power, "shock": mode.shock}
-    if not in_close_combat and weapon.max_range is not None and situation.range > weapon.max_range:
-        return {**odds, "reachable": False, "why": f"Max Range {weapon.max_range}"}
+    max_range = mode.max_range if mode.max_range is not None else weapon.max_range
+    if not in_close_combat and max_range is not None and situation.range > max_range:
+        return {**odds, "reachable": False, "why": f"Max Range {max_range}"}
     if mode.aimed_only and not situation.aimed:
         return {**odds, "reachable": False, "why": "only when Aimed"}
     notes = []
@@ -188,11 +189,20 @@ def mode_odds(weapon, mode: FiringMode, pools: dict[str, int], aim: int, situati
             "distribution": {k: p for k, p in net.items() if p > 1e-12}}
 
 
-def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation, bulk: int = 0) -> dict:
+def boosted(modes: list[FiringMode], boosts) -> list[FiringMode]:
+    """Each Close Combat mode, then the same paid up with each Power boost an MES gives (Dual Cyber Arms)."""
+    return modes + [mode.model_copy(update={"name": f"{mode.name} + {mod.name}"[:40], "power": mode.power + mod.boost.power,
+                                            "extra_dice": mode.extra_dice + mod.boost.extra_dice})
+                    for mod in boosts for mode in modes]
+
+
+def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation, bulk: int = 0, boosts=()) -> dict:
     """A weapon's attack in the mode chosen (the first unless `situation.modes` names another), with the odds
     of every mode it has beside it."""
     melee = bool(getattr(weapon, "close_combat", False) or getattr(weapon, "melee", False))
     modes = [AS_A_CLUB] if situation.close_combat and not melee else profiles(weapon)
+    if melee or situation.close_combat:
+        modes = boosted(modes, boosts)
     every = [mode_odds(weapon, mode, pools, aim, situation, bulk) for mode in modes]
     # An aimed shot of a weapon with an aimed mode (the Beam Rifle) is that mode unless another is picked.
     default = next((m for m in modes if m.aimed_only), modes[0]) if situation.aimed else modes[0]
@@ -208,9 +218,9 @@ def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation, b
     return {"name": weapon.name, "key": weapon.key, **attack, "modes": every if len(every) > 1 else []}
 
 
-def leader_preview(report, weapons, awareness_half_steps: int, situation: Situation) -> dict:
+def leader_preview(report, weapons, awareness_half_steps: int, situation: Situation, boosts=()) -> dict:
     pools = {row["trait"]: row["pool"] for row in report.detail["traits"]}
     aim = aim_dice(awareness_half_steps) if situation.aimed else 0
     bulk = report.stats["bulk"].value
     return {"situation": situation.model_dump(), "aim": aim,
-            "attacks": [weapon_odds(w, pools, aim, situation, bulk) for w in weapons]}
+            "attacks": [weapon_odds(w, pools, aim, situation, bulk, boosts) for w in weapons]}

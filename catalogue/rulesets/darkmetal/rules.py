@@ -97,6 +97,7 @@ class Sheet:
     attach_used: int = 0
     backpack_used: int = 0
     negated: list[str] = field(default_factory=list)
+    skill_bonus: dict[str, int] = field(default_factory=dict)  # Knowledge Skill levels MES add (Cuttle Skin)
     gear_rep: int = 0  # MES, weapons and items paid from the 1,500 pool
     installed: list[str] = field(default_factory=list)
 
@@ -270,26 +271,34 @@ def priced_in_order(catalogue, keys) -> list[dict]:
     return bought
 
 
+def skill_levels(build: LeaderBuild, sheet: Sheet) -> dict[str, int]:
+    """Each Knowledge Skill's level: bought, plus what MES add to a skill the Leader has (Cuttle Skin "adds 1 to
+    existing Stealth", L688). DM-R11 caps what is bought at 5; a bonus adds on top, one more die."""
+    return {skill: bought + (sheet.skill_bonus.get(skill, 0) if bought else 0)
+            for skill, bought in build.knowledge.items()}
+
+
 def final_scores(build: LeaderBuild, sheet: Sheet) -> dict[str, int]:
     """The Bulk, Splice and Cyber of the finished Leader, which conditional effects are judged on (DM-R31):
     Trick Wiring and Genome Studies take 1 off a score of 4 or more."""
+    skills = skill_levels(build, sheet)
     return {"bulk": sheet.bulk,
-            "cyber": sheet.cyber - (1 if sheet.cyber >= 4 and build.knowledge.get("hac", 0) >= 1 else 0),
-            "splice": sheet.splice - (1 if sheet.splice >= 4 and build.knowledge.get("sci", 0) >= 5 else 0)}
+            "cyber": sheet.cyber - (1 if sheet.cyber >= 4 and skills.get("hac", 0) >= 1 else 0),
+            "splice": sheet.splice - (1 if sheet.splice >= 4 and skills.get("sci", 0) >= 5 else 0)}
 
 
 def apply_conditions(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Report) -> None:
     """The conditions step, after every purchase and the backpack's Bulk: MES and Knowledge abilities whose
     effect needs a score hold on the final scores, then Sys negation is reported (order: base, purchases,
     conditions, negation)."""
-    scores = final_scores(build, sheet)
+    scores, skills = final_scores(build, sheet), skill_levels(build, sheet)
     for key in dict.fromkeys(sheet.installed):
         mod = catalogue.items[key]
         if mod.condition is not None and mod.condition.holds(scores):
             for _ in range(sheet.installed.count(key)):
                 apply_effects(mod, sheet)
     for ability in catalogue.of("knowledge_ability"):
-        if build.knowledge.get(ability.skill, 0) >= ability.level and (
+        if skills.get(ability.skill, 0) >= ability.level and (
                 ability.condition is None or ability.condition.holds(scores)):
             # Knowledge abilities are the Leader's training, not an implant's bonus: Sys does not negate them.
             add_effects(ability.effects, sheet)
@@ -313,16 +322,47 @@ def add_effects(effects, sheet: Sheet, negated: bool = False) -> None:
     sheet.bulk += effects.bulk  # Bulk is a drawback, never negated
     sheet.move += add(effects.move)
     sheet.attach_capacity += add(effects.attach_points)
+    for skill, value in effects.skills.items():
+        sheet.skill_bonus[skill] = sheet.skill_bonus.get(skill, 0) + add(value)
 
 
 def apply_effects(mod, sheet: Sheet) -> None:
     """Add an MES's effects; under Sys armour its bonuses are negated but drawbacks stay (A-28)."""
     effects = mod.effects
     negated = sheet.sys > 0
-    if negated and any(v > 0 for v in [*effects.traits.values(), effects.bhp, effects.ahp, effects.armor,
-                                       effects.power, effects.move, effects.attach_points]):
+    if negated and any(v > 0 for v in [*effects.traits.values(), *effects.skills.values(), effects.bhp, effects.ahp,
+                                       effects.armor, effects.power, effects.move, effects.attach_points]):
         sheet.negated.append(mod.name)
     add_effects(effects, sheet, negated)
+
+
+def working(sheet: Sheet, items) -> list:
+    """The MES whose abilities work: none of them under Sys armour (DM-R18), which negates every MES's
+    abilities and enhancements, drawbacks aside."""
+    return [] if sheet.sys > 0 else [items[key] for key in dict.fromkeys(sheet.installed)]
+
+
+def granted(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet) -> list[dict]:
+    """Abilities an MES gives beside another, as many uses a scenario as the finished Leader's score (L701;
+    DM-R31 reading: "once per level of Splice" counts uses a scenario, like the other limited uses)."""
+    scores, mods = final_scores(build, sheet), working(sheet, catalogue.items)
+    keys = {mod.key for mod in mods}
+    return [{"name": mod.grants.ability, "skill": mod.name, "level": None, "text": mod.description,
+             "frequency": f"{scores[mod.grants.per]}/scenario"}
+            for mod in mods if mod.grants and mod.grants.alongside in keys and scores[mod.grants.per] > 0]
+
+
+def implants(build: LeaderBuild, sheet: Sheet, items) -> list[str]:
+    """MES that act as a Melee Weapon without a storage slot (Internal Blades, DM-R25), while usable: the blades
+    need an arm whose Attach Point is free (DM-R25 reading: one free arm, AP1 or AP2, is enough)."""
+    arms_in_use = {point for pick in build.attach for point in pick.at if point in (1, 2)}
+    return [] if len(arms_in_use) == 2 else [mod.key for mod in working(sheet, items) if mod.strike]
+
+
+def as_weapon(mod) -> Weapon:
+    """An implant's strike as a weapon profile, for the preview and the sheet."""
+    return Weapon(key=mod.key, name=mod.name, description=mod.description, cost=0, carry="implant",
+                  damage=mod.strike, close_combat=True, weapon_type="Melee Weapon")
 
 
 # --- hands, attach points, backpack (DM-R34-DM-R50) --------------------------------------------
@@ -434,7 +474,7 @@ def check_backpack(build: LeaderBuild, items, sheet: Sheet, report: Report) -> N
                    f"The backpack holds {used} slots of gear; it has {capacity} Backpack Slots"
                    + (" (4, +2 for each Carry Pack)" if capacity != BACKPACK_SLOTS else "") + ".",
                    "Leave gear in the ship-board inventory.")
-    threshold = 4 if build.knowledge.get("eng", 0) >= 5 else 3  # Weight Balancing (A-26)
+    threshold = 4 if skill_levels(build, sheet).get("eng", 0) >= 5 else 3  # Weight Balancing (A-26)
     if used >= threshold:
         sheet.bulk += 1  # DM-R48
     sheet.backpack_used = used
@@ -630,9 +670,15 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
                                min(ATTACH_LOCATIONS, sheet.attach_capacity), "", "attach"))
     report.meters.append(Meter("backpack", "Backpack Slots", sheet.backpack_used,
                                sheet.backpack_capacity, "", "backpack"))
-    abilities = [a for a in catalogue.of("knowledge_ability") if build.knowledge.get(a.skill, 0) >= a.level]
+    skills = skill_levels(build, sheet)
+    report.detail["skills"] = [{"key": k, "name": SKILLS[k], "level": skills[k], "bonus": skills[k] - build.knowledge[k]}
+                               for k in SKILLS if skills.get(k)]
+    abilities = [a for a in catalogue.of("knowledge_ability") if skills.get(a.skill, 0) >= a.level]
     report.detail["abilities"] = [{"name": a.name, "skill": SKILLS[a.skill], "level": a.level,
                                    "text": a.description, "frequency": a.frequency} for a in abilities]
+    report.detail["abilities"] += granted(build, catalogue, sheet)
+    report.detail["implants"] = implants(build, sheet, catalogue.items)
+    report.detail["boosts"] = [mod.key for mod in working(sheet, catalogue.items) if mod.boost]
     report.detail["communication"] = [{"name": s.name, "text": s.description, "frequency": s.frequency}
                                       for s in catalogue.of("communication_skill") if com >= s.com_half_steps]
     report.detail["negated"] = sheet.negated

@@ -45,6 +45,7 @@ class Effects(Strict):
     move: int = 0
     attach_points: int = 0
     backpack_slots: int = 0
+    skills: dict[SkillKey, Annotated[int, Field(ge=-5, le=5)]] = Field(default_factory=dict)  # Cuttle Skin: +1 Ste
 
 
 class Condition(Strict):
@@ -81,6 +82,23 @@ class Armor(Part):
     max_cyber: int | None = None  # Scramble Suit: "must have Cyber of 1 or less" (DM-R19)
 
 
+class Alongside(Strict):
+    """An ability an MES gives only beside another, used as many times a scenario as a score of the finished
+    Leader (Leg Splicing 3 with Second Heart: a free Dash after a Move, once per level of Splice, L701)."""
+
+    ability: str = Field(min_length=1, max_length=60)
+    alongside: Key
+    per: Literal["splice", "cyber"]
+
+
+class Boost(Strict):
+    """Power spent on one Close Combat attack for extra Athletics dice (Dual Cyber Arms, L720): the preview
+    offers each Close Combat attack with and without it."""
+
+    power: Annotated[int, Field(ge=1, le=10)]
+    extra_dice: Annotated[int, Field(ge=1, le=4)]
+
+
 class Modification(Part):
     """Splice and Cyber Table rows (MES): a score, effects, and what they need or exclude."""
 
@@ -93,6 +111,9 @@ class Modification(Part):
     max_count: Annotated[int, Field(ge=1, le=4)] = 1  # Plated Dermal Layer: "Can be bought twice"
     not_with_armor: bool = False  # Olfactory Editing (DM-R20)
     condition: Condition | None = None  # e.g. Functional Tail: only while Bulk is 0
+    strike: NonNeg = 0  # Close Combat damage of an implant that acts as a Melee Weapon (Internal Blades, DM-R25)
+    grants: Alongside | None = None
+    boost: Boost | None = None
 
     @model_validator(mode="after")
     def _condition_cannot_move_its_own_score(self) -> "Modification":
@@ -134,6 +155,7 @@ class FiringMode(Strict):
     extra_dice: NonNeg = 0  # attack dice the mode adds
     shock: bool = False
     aimed_only: bool = False
+    max_range: NonNeg | None = None  # a mode with a reach of its own (the Model 742's grenade, 12")
 
 
 Modes = Annotated[list[FiringMode], Field(max_length=4)]
@@ -143,7 +165,7 @@ class Weapon(Part):
     """Weapons Table (L739-766). `carry` is the Slots code: 1H/2H hands, 1S/2S backpack slots, none for palms."""
 
     cost: NonNeg
-    carry: Literal["1H", "2H", "1S", "2S", "palm", "gripper"]
+    carry: Literal["1H", "2H", "1S", "2S", "palm", "gripper", "implant"]  # implant: an MES that strikes
     ammo: NonNeg | None = None
     damage: NonNeg = 1
     pierce: NonNeg = 0
@@ -253,7 +275,6 @@ class Injury(Part):
     boon_traits: dict[Trait, HalfLevel] = Field(default_factory=dict)
     boon_after: Annotated[int, Field(ge=0, le=99)] = 2  # campaigns carried before the boon comes
     rep_bonus: Annotated[int, Field(ge=0, le=100)] = 10  # % more Rep each scenario (all but Broken Rib, L1352)
-    text_only: str = Field(default="", max_length=200)  # numbers in the effect that change nothing, and why
 
 
 CATEGORIES = {
