@@ -190,7 +190,7 @@ def test_the_catalogue_says_how_each_number_of_an_effect_is_handled(client, pack
     """A player reading the Tesla Cracker sees that its 2 Power is counted and its shots are theirs to track;
     the rule-checked fragment links to its rule's entry."""
     page = client.get("/catalogue/darkmetal/", {"category": "weapon", "q": "Tesla"}).content.decode()
-    assert "How the builder handles its effect" in page
+    assert "How the builder counts it" in page
     assert "<q>Comes with 2 Power</q> · <span class=\"counted\">counted</span> (Power)" in page
     assert f"· <span class=\"muted\">{audit.reasons()['at_table'].label}</span>" in page
     tail = client.get("/catalogue/darkmetal/", {"category": "splice", "q": "Functional Tail"}).content.decode()

@@ -168,9 +168,10 @@ class Ruleset:
         return rule_index.load(self.data_dir / "rules") if self.data_dir else {}
 
     def stat_label(self, name: str) -> str:
-        if name in self.stat_labels:
-            return self.stat_labels[name]
-        return name.rsplit(".", 1)[-1].replace("_", " ").title()
+        last = name.rsplit(".", 1)[-1]
+        if name in self.stat_labels or last in self.stat_labels:
+            return self.stat_labels.get(name, self.stat_labels.get(last))
+        return last.replace("_", " ").title()
 
     def flatten(self, stats: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
         """Nested stats as flat columns (`resistance.KE`); a list of rows as "a/b/c · a/b/c"."""
