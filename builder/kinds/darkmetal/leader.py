@@ -56,7 +56,9 @@ class Page(KindPage):
     def sheet_context(self, checked, build) -> dict[str, Any]:
         context_ = context(checked)
         stats = context_["stats"]
-        context_.update(ammo=[{"name": w.name, "boxes": range(w.ammo)} for w in context_["weapons"] if w.ammo],
+        bonus = checked.report.detail["ammo_bonus"]
+        context_.update(ammo=[{"name": w.name, "boxes": range(rules.carried_ammo(w.ammo, bonus))}
+                              for w in context_["weapons"] if w.ammo],
                         fate_boxes=range(stats["general_fate"].value), bhp_boxes=range(stats["bhp"].value),
                         ahp_boxes=range(stats["ahp"].value))
         return context_

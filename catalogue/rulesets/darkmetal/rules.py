@@ -27,6 +27,9 @@ MAX_PURCHASED = 10  # DM-R02: level 5
 MAX_POOL = 6  # DM-R15
 # Max # Allies by Communication half steps; blanks at Com 2, 3 and 4 carry the value forward (A-06).
 MAX_ALLIES = {1: 1, 2: 2, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5, 9: 6, 10: 7}
+# A-07: the Communication table's Group Activate counts (1 Ally at 1, 2 at 3, 3 at 4), carried forward, rather
+# than L833's "equal to your Communication trait", which the table contradicts at level 2.
+GROUP_ACTIVATE = {2: 1, 6: 2, 8: 3}
 TREE_FAMILIES = ("infantry", "marine", "sniper")
 
 
@@ -359,6 +362,13 @@ def implants(build: LeaderBuild, sheet: Sheet, items) -> list[str]:
     return [] if len(arms_in_use) == 2 else [mod.key for mod in working(sheet, items) if mod.strike]
 
 
+def carried_ammo(ammo: int, bonus: dict | None) -> int:
+    """A weapon's ammunition with an ammo bonus from training (Every Single Round: +10%, rounded up, from 4)."""
+    if bonus and ammo >= bonus["at_least"]:
+        return ammo + math.ceil(ammo * bonus["percent"] / 100)
+    return ammo
+
+
 def as_weapon(mod) -> Weapon:
     """An implant's strike as a weapon profile, for the preview and the sheet."""
     return Weapon(key=mod.key, name=mod.name, description=mod.description, cost=0, carry="implant",
@@ -674,6 +684,11 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     report.detail["skills"] = [{"key": k, "name": SKILLS[k], "level": skills[k], "bonus": skills[k] - build.knowledge[k]}
                                for k in SKILLS if skills.get(k)]
     abilities = [a for a in catalogue.of("knowledge_ability") if skills.get(a.skill, 0) >= a.level]
+    bonus = next((a.ammo_bonus for a in abilities if a.ammo_bonus), None)
+    report.detail["ammo_bonus"] = bonus.model_dump() if bonus else None
+    activate = max((n for at, n in GROUP_ACTIVATE.items() if com >= at), default=0)
+    if activate:
+        stats["group_activate"] = Stat("Group Activate", activate, "allies activated with the Leader (A-07)")
     report.detail["abilities"] = [{"name": a.name, "skill": SKILLS[a.skill], "level": a.level,
                                    "text": a.description, "frequency": a.frequency} for a in abilities]
     report.detail["abilities"] += granted(build, catalogue, sheet)

@@ -212,6 +212,14 @@ class KnowledgeSkill(Part):
     abbreviation: str = Field(min_length=3, max_length=3)
 
 
+class AmmoBonus(Strict):
+    """More ammunition in every weapon or device holding at least `at_least` (Every Single Round: 10%, rounded
+    up, from 4 Ammo; L790)."""
+
+    percent: Annotated[int, Field(ge=1, le=100)]
+    at_least: NonNeg
+
+
 class KnowledgeAbility(Part):
     """An ability a Knowledge Skill unlocks at level 1, 3 or 5 (Knowledge Skills Table, L786-829)."""
 
@@ -220,6 +228,7 @@ class KnowledgeAbility(Part):
     frequency: str = Field(default="", max_length=30)
     effects: Effects = Field(default_factory=Effects)  # Metal Shoulder: +1 AHP; Robust Genetics: +1 BHP
     condition: Condition | None = None
+    ammo_bonus: AmmoBonus | None = None
 
 
 class CommunicationSkill(Part):
