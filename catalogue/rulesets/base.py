@@ -65,9 +65,10 @@ class PackHeader(Strict):
     name: str = Field(pattern=KEY_PATTERN)
     version: str = Field(pattern=SEMVER_PATTERN)
     ruleset: str = Field(pattern=KEY_PATTERN)
-    source: Literal["starter", "rulebook"]
+    source: Literal["starter", "rulebook", "user"]
     title: str = Field(min_length=1, max_length=120)
     description: str = Field(default="", max_length=2000)
+    extends: str | None = Field(default=None, pattern=PACK_REF_PATTERN)  # a base pack whose items it adds to
 
     @property
     def ref(self) -> str:
@@ -76,6 +77,10 @@ class PackHeader(Strict):
 
 class PackError(ValueError):
     """A pack file that cannot be loaded; the message names the file, item and field."""
+
+
+class PackUnreadable(PackError):
+    """Bytes that are no pack file at all (not YAML, CSV or zip, not UTF-8, too big): nothing could be read."""
 
 
 class BuildError(ValueError):

@@ -1,19 +1,40 @@
-"""Reading pack files: YAML in, pydantic-checked items out (no Django).
+"""Reading pack files: YAML, CSV or zip in, pydantic-checked items out (no Django).
 
-A pack is `name`, semver `version`, `ruleset`, `source` (starter or rulebook), `title`, then
-`items` by category and optional `examples` (build documents without the pack header fields).
+A pack is `name`, semver `version`, `ruleset`, `source`, `title`, then `items` by category and optional
+`examples` (build documents without the pack header fields). The repo's packs are YAML files of source starter
+or rulebook. Users upload packs (source user) as the same YAML; as one CSV per category (the header row names
+the fields, dotted columns nest: `effects.traits.ath`) with the pack's header given beside it; or as a zip of
+`pack.yaml` (the header) with `<category>.csv` or `<category>.yaml` files. An uploaded pack may extend a loaded
+base pack: its items are added to the base's.
+
+Every problem names the file, the CSV row or item key, the field, what was expected and a fix; a pack with any
+problem is refused whole.
 """
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
+import json
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
-from .base import BuildError, Catalogue, PackError, PackHeader
+from .base import BuildError, Catalogue, PackError, PackHeader, PackUnreadable
+
+# Packs are text: 2 MB holds thousands of items, and a bigger upload is a mistake or an attack.
+MAX_UPLOAD = 2 * 1024 * 1024
+MAX_ZIP_ENTRIES = 40
+MAX_UNZIPPED = 8 * 1024 * 1024  # a zip may compress well, but not into a bomb
+MAX_ITEMS = 5000
+MAX_CELL = 4000
+MAX_PROBLEMS = 20
+IGNORED_IN_ZIPS = ("__MACOSX/", ".DS_Store")  # what archivers add on their own
 
 
 @dataclass
@@ -25,54 +46,275 @@ class PackData:
     path: str
 
 
-def _field_errors(exc: ValidationError) -> str:
-    return "; ".join(
-        f"field '{'.'.join(str(p) for p in e['loc']) or '(item)'}': {e['msg']}" for e in exc.errors(include_url=False)
-    )
+@dataclass
+class Entries:
+    """A category's item dicts, each with where it came from ("weapon.csv row 4", "pack.yaml")."""
+
+    category: str
+    items: list[tuple[str, Any]]
+
+
+class Problems:
+    """Every problem found in one pack, refused together as one PackError."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def add(self, message: str) -> None:
+        self.found.append(message)
+
+    def raise_any(self) -> None:
+        if self.found:
+            shown = self.found[:MAX_PROBLEMS]
+            more = len(self.found) - len(shown)
+            raise PackError("\n".join(shown + ([f"… and {more} more problems"] if more else [])))
 
 
 def read_pack(path: Path, rulesets: dict[str, Any]) -> PackData:
-    """Parse and check one pack file; every failure names the file, the item key and the field."""
+    """A pack file of the repo (starter or rulebook): YAML only, extending nothing."""
     raw = path.read_bytes()
-    where = path.name
+    document = _yaml_mapping(raw, path.name)
+    if document.get("source") == "user" or "extends" in document:
+        raise PackError(f"{path.name}: source: the repo's packs are starter or rulebook packs and extend nothing")
+    return _assemble(document, [_yaml_entries(document.get("items"), path.name)], path.name, raw, rulesets,
+                     lambda ref: None, str(path))
+
+
+def read_upload(raw: bytes, filename: str, rulesets: dict[str, Any], *, header: dict | None = None,
+                base: Callable[[str], Catalogue | None] = lambda ref: None) -> PackData:
+    """A user's pack from an upload: `filename`'s suffix says YAML, CSV or zip; a lone CSV's header (name,
+    version, ruleset, title, category, extends) comes in `header`. Returns a pack of source user."""
+    where = PurePosixPath(str(filename or "upload")).name[:80] or "upload"
+    if len(raw) > MAX_UPLOAD:
+        raise PackUnreadable(f"{where}: {len(raw):,} bytes; a pack is at most {MAX_UPLOAD:,} bytes")
+    suffix = PurePosixPath(where).suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        document = _yaml_mapping(raw, where)
+        entries = [_yaml_entries(document.get("items"), where)]
+    elif suffix == ".csv":
+        header = dict(header or {})
+        category = str(header.pop("category", "") or PurePosixPath(where).stem)
+        document, entries = header, [_csv_entries(raw, where, category)]
+    elif suffix == ".zip":
+        document, entries = _zip(raw, where)
+    else:
+        raise PackUnreadable(f"{where}: a pack is a .yaml, .csv or .zip file; this one ends in "
+                             f"'{suffix[:20] or '(nothing)'}'")
+    if document.get("source", "user") != "user":
+        raise PackError(f"{where}: source: uploads are user packs; remove the field or write user")
+    document = {**document, "source": "user"}
+    return _assemble(document, entries, where, raw, rulesets, base, where)
+
+
+# --- reading the formats ---------------------------------------------------------------------------
+
+def _text(raw: bytes, where: str) -> str:
     try:
-        document = yaml.safe_load(raw)
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PackUnreadable(f"{where}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
+
+
+def _yaml(raw: bytes, where: str) -> Any:
+    try:
+        return yaml.safe_load(_text(raw, where))
     except yaml.YAMLError as exc:
-        raise PackError(f"{where}: not valid YAML: {exc}") from None
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise PackUnreadable(f"{where}: not valid YAML{at}: {getattr(exc, 'problem', None) or 'unreadable'}") from None
+    except RecursionError:
+        raise PackUnreadable(f"{where}: YAML nested too deeply to be a pack") from None
+
+
+def _yaml_mapping(raw: bytes, where: str) -> dict:
+    document = _yaml(raw, where)
     if not isinstance(document, dict):
-        raise PackError(f"{where}: a pack is a mapping with name, version, ruleset, source and items")
-    items_doc = document.get("items")
+        raise PackError(f"{where}: a pack is a mapping with name, version, ruleset, title and items")
+    return document
+
+
+def _yaml_entries(items: Any, where: str) -> list[Entries]:
+    if items is None:
+        return []
+    if not isinstance(items, dict):
+        raise PackError(f"{where}: items: map each category to a list of items")
+    found = []
+    for category, entries in items.items():
+        if not isinstance(entries, list):
+            raise PackError(f"{where}: items.{str(category)[:40]}: a list of items")
+        found.append(Entries(str(category), [(where, entry) for entry in entries]))
+    return found
+
+
+def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
+    """One category's items from a CSV: a header row of field names, one item per row."""
+    reader = csv.reader(io.StringIO(_text(raw, where), newline=""), strict=True)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise PackUnreadable(f"{where}: row {reader.line_num}: not valid CSV ({exc}); check the quotes") from None
+    if not rows or not any(cell.strip() for cell in rows[0]):
+        raise PackError(f"{where}: row 1: the first row names the fields (key, name, …); the file has none")
+    columns = [cell.strip() for cell in rows[0]]
+    doubled = sorted({c for c in columns if columns.count(c) > 1 and c})
+    if doubled:
+        raise PackError(f"{where}: row 1: the column {', '.join(doubled)[:60]} is named twice; keep one")
+    items, problems = [], Problems()
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) > len(columns):
+            problems.add(f"{where}: row {number}: {len(row)} cells but {len(columns)} columns; quote cells that "
+                         f"hold commas")
+            continue
+        item: dict[str, Any] = {}
+        for column, cell in zip(columns, row):
+            cell = cell.strip()
+            if not cell or not column:
+                continue
+            if len(cell) > MAX_CELL:
+                problems.add(f"{where}: row {number}: field '{column[:40]}': {len(cell)} characters; at most "
+                             f"{MAX_CELL}")
+                continue
+            try:
+                _put(item, column.split("."), _cell(cell))
+            except ValueError as exc:
+                problems.add(f"{where}: row {number}: field '{column[:40]}': {exc}")
+        items.append((f"{where} row {number}", item))
+    problems.raise_any()
+    return [Entries(category, items)]
+
+
+def _cell(text: str) -> Any:
+    """A list or object is written as JSON; every other cell is text, which the schema converts."""
+    if text[0] in "[{":
+        try:
+            return json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            raise ValueError('not valid JSON; write a list as ["a", "b"] and an object as {"k": 1}') from None
+    return text
+
+
+def _put(item: dict, path: list[str], value: Any) -> None:
+    node = item
+    for part in path[:-1]:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise ValueError(f"'{part}' is given both as a value and as a group of columns; keep one")
+    if path[-1] in node:
+        raise ValueError("given twice (as a column and inside a group); keep one")
+    node[path[-1]] = value
+
+
+def _zip(raw: bytes, where: str) -> tuple[dict, list[Entries]]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+        members = [info for info in archive.infolist()
+                   if not info.is_dir() and not any(info.filename.startswith(i) or info.filename.endswith(i)
+                                                     for i in IGNORED_IN_ZIPS)]
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise PackUnreadable(f"{where}: not a readable zip ({exc})") from None
+    if len(members) > MAX_ZIP_ENTRIES:
+        raise PackUnreadable(f"{where}: {len(members)} files; a pack zip holds at most {MAX_ZIP_ENTRIES}")
+    if sum(info.file_size for info in members) > MAX_UNZIPPED:
+        raise PackUnreadable(f"{where}: unzips to more than {MAX_UNZIPPED:,} bytes; a pack is smaller")
+    files: dict[str, bytes] = {}
+    left = MAX_UNZIPPED
+    for info in members:
+        name = info.filename
+        if "/" in name or "\\" in name or name.startswith("."):
+            raise PackUnreadable(f"{where}: '{name[:60]}': files sit at the top of the zip, not in folders")
+        try:
+            with archive.open(info) as member:
+                data = member.read(left + 1)  # declared sizes can lie: stop reading past the limit
+        except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError) as exc:
+            raise PackUnreadable(f"{where}: '{name[:60]}' cannot be unzipped ({exc})") from None
+        left -= len(data)
+        if left < 0:
+            raise PackUnreadable(f"{where}: unzips to more than {MAX_UNZIPPED:,} bytes; a pack is smaller")
+        files[name] = data
+    if "pack.yaml" not in files:
+        raise PackError(f"{where}: pack.yaml: missing; put the pack's name, version, ruleset and title in a "
+                        f"pack.yaml at the top of the zip")
+    inside = f"{where}/pack.yaml"
+    document = _yaml_mapping(files.pop("pack.yaml"), inside)
+    entries = [_yaml_entries(document.get("items"), inside)]
+    for name, data in sorted(files.items()):
+        path = PurePosixPath(name)
+        if path.suffix.lower() == ".csv":
+            entries.append(_csv_entries(data, f"{where}/{name}", path.stem))
+        elif path.suffix.lower() in (".yaml", ".yml"):
+            listed = _yaml(data, f"{where}/{name}")
+            if not isinstance(listed, list):
+                raise PackError(f"{where}/{name}: a list of {path.stem} items")
+            entries.append([Entries(path.stem, [(f"{where}/{name}", entry) for entry in listed])])
+        else:
+            raise PackError(f"{where}: '{name[:60]}': a pack zip holds pack.yaml and <category>.csv or .yaml "
+                            f"files only")
+    return document, entries
+
+
+# --- checking ----------------------------------------------------------------------------------------
+
+FIXES = {
+    "int_parsing": "write a whole number", "int_type": "write a whole number",
+    "int_from_float": "write a whole number", "float_parsing": "write a number", "float_type": "write a number",
+    "bool_parsing": "write true or false", "bool_type": "write true or false",
+    "list_type": 'write a list, in a CSV cell as JSON: ["a", "b"]',
+    "dict_type": 'write an object, in a CSV cell as JSON: {"k": 1}',
+    "model_type": 'write an object, in a CSV cell as JSON: {"k": 1}',
+    "literal_error": "use one of the values named", "enum": "use one of the values named",
+    "string_too_long": "shorten it", "string_too_short": "fill it in",
+    "greater_than_equal": "raise it", "less_than_equal": "lower it", "too_long": "give fewer",
+}
+
+
+def _field_problems(exc: ValidationError, model: Any, csv_file: bool) -> list[str]:
+    fields = ", ".join(getattr(model, "model_fields", {}))
+    found = []
+    for error in exc.errors(include_url=False):
+        field = ".".join(str(part) for part in error["loc"]) or "(item)"
+        kind = error["type"]
+        if kind == "missing":
+            fix = f"add a '{field}' column" if csv_file else f"add '{field}:'"
+        elif kind == "extra_forbidden":
+            fix = "remove it or fix its spelling" + (f"; this category's fields are: {fields}"
+                                                      if len(error["loc"]) == 1 else "")
+        elif kind == "string_pattern_mismatch" and error["loc"][-1] in ("key", "extends"):
+            fix = ("keys are lower-case letters, digits, - and _ (up to 64)" if error["loc"][-1] == "key"
+                   else "name a pack as name@1.2.3")
+        else:
+            fix = FIXES.get(kind, "")
+        found.append(f"field '{field[:60]}': {error['msg'][:160]}" + (f" — {fix}" if fix else ""))
+    return found
+
+
+def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: bytes, rulesets: dict[str, Any],
+              base: Callable[[str], Catalogue | None], path: str) -> PackData:
     examples = document.get("examples") or []
     header_doc = {k: v for k, v in document.items() if k not in ("items", "examples")}
     try:
         header = PackHeader.model_validate(header_doc)
     except ValidationError as exc:
-        raise PackError(f"{where}: pack header: {_field_errors(exc)}") from None
+        raise PackError("\n".join(f"{where}: pack header: {p}"
+                                   for p in _field_problems(exc, PackHeader, False))) from None
     ruleset = rulesets.get(header.ruleset)
     if ruleset is None:
-        raise PackError(f"{where}: unknown ruleset '{header.ruleset}'")
-    if not isinstance(items_doc, dict):
-        raise PackError(f"{where}: 'items' must map categories to lists of items")
+        raise PackError(f"{where}: ruleset: unknown ruleset '{header.ruleset}'; use one of {', '.join(rulesets)}")
     items: dict[str, Any] = {}
     categories: dict[str, str] = {}
-    for category, entries in items_doc.items():
-        model = ruleset.categories.get(category)
-        if model is None:
-            raise PackError(f"{where}: unknown category '{category}' (expected one of {', '.join(ruleset.categories)})")
-        adapter = TypeAdapter(model)
-        for position, entry in enumerate(entries or []):
-            key = entry.get("key", f"#{position + 1}") if isinstance(entry, dict) else f"#{position + 1}"
-            try:
-                item = adapter.validate_python(entry)
-            except ValidationError as exc:
-                raise PackError(f"{where}: {category} item '{key}': {_field_errors(exc)}") from None
-            if item.key in items:
-                raise PackError(f"{where}: {category} item '{item.key}': key already used by a {categories[item.key]}")
-            items[item.key] = item
-            categories[item.key] = category
+    if header.extends:
+        parent = base(header.extends)
+        if parent is None:
+            raise PackError(f"{where}: extends: no pack {header.extends} is loaded here; name a loaded pack")
+        if parent.ruleset != header.ruleset:
+            raise PackError(f"{where}: extends: {header.extends} is a {parent.ruleset} pack, this one is "
+                            f"{header.ruleset}; extend a pack of the same ruleset")
+        items, categories = dict(parent.items), dict(parent.categories)
+    _items(entries, ruleset, items, categories, header.extends)
     catalogue = Catalogue(header.ruleset, header.ref, items, categories, header.title, header.source)
     if not isinstance(examples, list):
-        raise PackError(f"{where}: 'examples' must be a list of builds")
+        raise PackError(f"{where}: examples: a list of builds")
     full_examples = []
     for position, example in enumerate(examples):
         if not isinstance(example, dict):
@@ -80,5 +322,36 @@ def read_pack(path: Path, rulesets: dict[str, Any]) -> PackData:
         try:
             full_examples.append(ruleset.example_build(example, catalogue))
         except BuildError as exc:
-            raise PackError(f"{where}: example #{position + 1} ({example.get('name', 'unnamed')}): {exc}") from None
-    return PackData(header, catalogue, full_examples, hashlib.sha256(raw).hexdigest(), str(path))
+            raise PackError(f"{where}: example #{position + 1} ({str(example.get('name', 'unnamed'))[:60]}): "
+                            f"{exc}") from None
+    return PackData(header, catalogue, full_examples, hashlib.sha256(raw).hexdigest(), path)
+
+
+def _items(entries: list[list[Entries]], ruleset: Any, items: dict, categories: dict, base: str | None) -> None:
+    """Check every item of every category into `items` (after the base pack's); all problems at once."""
+    problems, inherited, added = Problems(), set(items), 0
+    for group in (e for part in entries for e in part):
+        model = ruleset.categories.get(group.category)
+        if model is None:
+            problems.add(f"{group.items[0][0] if group.items else group.category}: unknown category "
+                         f"'{group.category[:40]}'; use one of {', '.join(ruleset.categories)}")
+            continue
+        adapter = TypeAdapter(model)
+        for position, (origin, entry) in enumerate(group.items):
+            if added >= MAX_ITEMS:
+                raise PackError(f"{origin}: more than {MAX_ITEMS} items; a pack holds at most {MAX_ITEMS}")
+            key = entry.get("key") if isinstance(entry, dict) else None
+            label = f"{origin}: {group.category} item '{str(key)[:40]}'" if key else \
+                f"{origin}: {group.category} item #{position + 1}"
+            try:
+                item = adapter.validate_python(entry)
+            except ValidationError as exc:
+                problems.found += [f"{label}: {p}" for p in _field_problems(exc, model, ".csv" in origin)]
+                continue
+            if item.key in items:
+                owner = f"the base pack {base}" if item.key in inherited else f"a {categories[item.key]}"
+                problems.add(f"{label}: field 'key': '{item.key}' is already used by {owner} — rename one of them")
+                continue
+            items[item.key], categories[item.key] = item, group.category
+            added += 1
+    problems.raise_any()

@@ -1,0 +1,245 @@
+"""Uploaded packs read from YAML, CSV or zip (catalogue/rulesets/packs.py): every mistake is named with its
+file, row or item key, field and a fix, and no bytes at all make anything but a PackError."""
+import csv
+import io
+import json
+import zipfile
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogue.rulesets import ACTIVE
+from catalogue.rulesets.base import PackError, PackUnreadable
+from catalogue.rulesets.packs import MAX_UNZIPPED, MAX_UPLOAD, read_pack, read_upload
+
+STARTER = ACTIVE["metallurgent"].data_dir / "starter.yaml"
+RULEBOOK = ACTIVE["darkmetal"].data_dir / "rulebook.yaml"
+RIFLE = {"key": "sleet-rifle", "name": "Sleet Rifle", "weapon_class": "primary", "weapon_type": "Assault Rifle",
+         "category": "ballistic", "damage": 7, "damage_type": "KE", "range": 8, "accuracy": 1, "en_cost": 0,
+         "heat": 1, "magazine": 6, "reserve": 12, "size": 1, "load": 3, "functions": ["Burst 2"], "payloads": []}
+SPIKE = {"key": "spike-knuckles", "name": "Spike Knuckles", "cost": 30, "carry": "1H", "damage": 1, "pierce": 1,
+         "close_combat": True, "weapon_type": "Melee Weapon"}
+HEADER = {"name": "house-guns", "version": "1.0.0", "ruleset": "metallurgent", "title": "House guns"}
+DM_HEADER = {"name": "deep-kit", "version": "1.0.0", "ruleset": "darkmetal", "title": "Deep kit"}
+
+
+def base_catalogue(ref):
+    path = {"metallurgent-starter": STARTER, "darkmetal-rulebook": RULEBOOK}.get(ref.split("@")[0])
+    data = read_pack(path, ACTIVE) if path else None
+    return data.catalogue if data and data.catalogue.pack == ref else None
+
+
+STARTER_REF = read_pack(STARTER, ACTIVE).catalogue.pack
+
+
+def as_yaml(header=HEADER, items=None) -> bytes:
+    return yaml.safe_dump({**header, "items": items or {"weapon": [RIFLE]}}, sort_keys=False).encode()
+
+
+def flat(item: dict, prefix="") -> dict:
+    cells = {}
+    for key, value in item.items():
+        if isinstance(value, dict):
+            cells.update(flat(value, f"{prefix}{key}."))
+        else:
+            cells[f"{prefix}{key}"] = json.dumps(value) if isinstance(value, list) else str(value).lower() \
+                if isinstance(value, bool) else value
+    return cells
+
+
+def as_csv(*items: dict) -> bytes:
+    rows = [flat(i) for i in items]
+    columns = list(dict.fromkeys(c for row in rows for c in row))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue().encode()
+
+
+def as_zip(files: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def upload(raw, filename="house.yaml", header=None):
+    return read_upload(raw, filename, ACTIVE, header=header, base=base_catalogue)
+
+
+def refused(raw, filename="house.yaml", header=None, kind=PackError) -> str:
+    with pytest.raises(kind) as raised:
+        upload(raw, filename, header)
+    return str(raised.value)
+
+
+# --- what loads --------------------------------------------------------------------------------------
+
+def test_a_yaml_pack_loads_as_a_user_pack():
+    data = upload(as_yaml())
+    assert data.header.source == "user" and data.catalogue.pack == "house-guns@1.0.0"
+    assert data.catalogue.items["sleet-rifle"].damage == 7
+
+
+def test_a_lone_csv_loads_with_its_header_given_beside_it():
+    data = upload(as_csv(RIFLE, {**RIFLE, "key": "sleet-carbine", "name": "Sleet Carbine", "range": 6}),
+                  "weapon.csv", HEADER)
+    assert sorted(data.catalogue.items) == ["sleet-carbine", "sleet-rifle"]
+    assert data.catalogue.items["sleet-carbine"].range == 6 and data.catalogue.items["sleet-rifle"].functions == [
+        "Burst 2"]
+
+
+def test_a_csv_with_nested_columns_builds_nested_fields():
+    """DARK METAL Splices with `effects.traits.ath` columns; the category from the header, a UTF-8 BOM kept out."""
+    splice = {"key": "bone-lace", "name": "Bone Lace", "cost": 150, "score": 1,
+              "effects": {"bhp": 1, "traits": {"ath": 0.5}}}
+    data = upload(b"\xef\xbb\xbf" + as_csv(splice), "mods.csv", {**DM_HEADER, "category": "splice"})
+    item = data.catalogue.items["bone-lace"]
+    assert item.effects.bhp == 1 and item.effects.traits == {"ath": 0.5}
+
+
+def test_a_zip_of_pack_yaml_and_category_csvs_loads():
+    raw = as_zip({"pack.yaml": yaml.safe_dump(DM_HEADER).encode(), "weapon.csv": as_csv(SPIKE),
+                  "armor.yaml": yaml.safe_dump([{"key": "hide-coat", "name": "Hide Coat", "cost": 60, "ahp": 1}]).encode(),
+                  "__MACOSX/._weapon.csv": b"junk"})
+    data = upload(raw, "deep-kit.zip")
+    assert data.catalogue.categories == {"spike-knuckles": "weapon", "hide-coat": "armor"}
+
+
+def test_an_extending_pack_adds_its_items_to_the_base():
+    data = upload(as_yaml({**HEADER, "extends": STARTER_REF}))
+    assert "sleet-rifle" in data.catalogue.items and "wisp-core" in data.catalogue.items
+    assert data.header.extends == STARTER_REF
+
+
+# --- one test per kind of mistake -------------------------------------------------------------------
+
+def test_yaml_that_does_not_parse_is_unreadable_with_its_line():
+    message = refused(b"name: x\nitems: [unclosed\n", kind=PackUnreadable)
+    assert message.startswith("house.yaml: not valid YAML at line")
+
+
+def test_csv_with_a_broken_quote_is_unreadable_with_its_row():
+    message = refused(b'key,name\n"sleet-rifle,Sleet\n', "weapon.csv", HEADER, kind=PackUnreadable)
+    assert "weapon.csv: row" in message and "quotes" in message
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "csv"])
+def test_an_unknown_field_is_named_with_the_fields_allowed(fmt):
+    raw, name = (as_yaml(items={"weapon": [{**RIFLE, "dammage": 7}]}), "house.yaml") if fmt == "yaml" else (
+        as_csv({**RIFLE, "dammage": 7}), "weapon.csv")
+    message = refused(raw, name, HEADER)
+    where = "house.yaml" if fmt == "yaml" else "weapon.csv row 2"
+    assert f"{where}: weapon item 'sleet-rifle': field 'dammage': Extra inputs are not permitted" in message
+    assert "remove it or fix its spelling; this category's fields are: " in message and ", damage, " in message
+
+
+@pytest.mark.parametrize("fmt, fix", [("yaml", "add 'damage:'"), ("csv", "add a 'damage' column")])
+def test_a_missing_field_says_how_to_add_it(fmt, fix):
+    rifle = {k: v for k, v in RIFLE.items() if k != "damage"}
+    raw, name = (as_yaml(items={"weapon": [rifle]}), "house.yaml") if fmt == "yaml" else (as_csv(rifle), "weapon.csv")
+    assert f"field 'damage': Field required — {fix}" in refused(raw, name, HEADER)
+
+
+def test_a_wrong_type_in_a_csv_names_the_row_and_says_write_a_number():
+    message = refused(as_csv({**RIFLE, "damage": "lots"}), "weapon.csv", HEADER)
+    assert "weapon.csv row 2: weapon item 'sleet-rifle': field 'damage'" in message and "write a whole number" in message
+
+
+def test_a_bad_json_list_in_a_csv_cell_says_how_to_write_one():
+    message = refused(as_csv({**RIFLE, "functions": "[Burst 2"}), "weapon.csv", HEADER)
+    assert "weapon.csv: row 2: field 'functions': not valid JSON" in message
+
+
+def test_a_bad_key_says_what_keys_look_like():
+    message = refused(as_yaml(items={"weapon": [{**RIFLE, "key": "Sleet Rifle!"}]}))
+    assert "field 'key'" in message and "keys are lower-case letters, digits, - and _" in message
+
+
+def test_a_duplicate_key_says_rename_one():
+    message = refused(as_csv(RIFLE, RIFLE), "weapon.csv", HEADER)
+    assert "weapon.csv row 3: weapon item 'sleet-rifle': field 'key'" in message and "rename one" in message
+
+
+def test_every_problem_is_listed_at_once():
+    message = refused(as_csv({**RIFLE, "damage": "x"}, {**RIFLE, "key": "b", "range": "far"}), "weapon.csv", HEADER)
+    assert "row 2" in message and "row 3" in message
+
+
+@pytest.mark.parametrize("change, named", [
+    ({"ruleset": "chess"}, "ruleset: unknown ruleset 'chess'"),
+    ({"version": "one"}, "pack header: field 'version'"),
+    ({"source": "rulebook"}, "source: uploads are user packs"),
+    ({"extends": "metallurgent-starter@9.9.9"}, "extends: no pack metallurgent-starter@9.9.9 is loaded here"),
+])
+def test_header_mistakes_are_named(change, named):
+    assert named in refused(as_yaml({**HEADER, **change}))
+
+
+def test_an_unknown_category_names_the_categories():
+    message = refused(as_csv(RIFLE), "jetpack.csv", HEADER)
+    assert "unknown category 'jetpack'; use one of core" in message
+
+
+def test_extending_a_pack_of_another_ruleset_is_refused():
+    message = refused(as_yaml({**DM_HEADER, "extends": STARTER_REF}, {"weapon": [SPIKE]}))
+    assert "extends:" in message and "extend a pack of the same ruleset" in message
+
+
+def test_a_key_that_collides_with_the_base_is_refused():
+    message = refused(as_yaml({**HEADER, "extends": STARTER_REF}, {"weapon": [{**RIFLE, "key": "hailstone-rifle"}]}))
+    assert "'hailstone-rifle' is already used by the base pack" in message
+
+
+@pytest.mark.parametrize("raw, filename, named", [
+    (b"x" * (MAX_UPLOAD + 1), "house.yaml", "a pack is at most"),
+    (b"key,name\n", "house.xlsx", "a pack is a .yaml, .csv or .zip file"),
+    ("name: Café".encode("latin-1"), "house.yaml", "not UTF-8 text"),
+    (b"PK\x03\x04 not really", "house.zip", "not a readable zip"),
+])
+def test_what_is_no_pack_at_all_is_unreadable(raw, filename, named):
+    assert named in refused(raw, filename, HEADER, kind=PackUnreadable)
+
+
+def test_a_zip_with_folders_is_refused():
+    raw = as_zip({"pack.yaml": yaml.safe_dump(HEADER).encode(), "../weapon.csv": as_csv(RIFLE)})
+    assert "sit at the top of the zip" in refused(raw, "house.zip", kind=PackUnreadable)
+
+
+def test_a_zip_bomb_stops_at_the_limit():
+    raw = as_zip({"pack.yaml": yaml.safe_dump(HEADER).encode(), "weapon.csv": b"\n" * (MAX_UNZIPPED + 1)})
+    assert len(raw) < MAX_UPLOAD
+    assert "unzips to more than" in refused(raw, "house.zip", kind=PackUnreadable)
+
+
+def test_a_zip_without_pack_yaml_says_what_to_add():
+    assert "pack.yaml: missing" in refused(as_zip({"weapon.csv": as_csv(RIFLE)}), "house.zip")
+
+
+def test_the_repo_packs_may_not_be_user_packs(tmp_path):
+    path = tmp_path / "odd.yaml"
+    path.write_bytes(as_yaml({**HEADER, "source": "user"}))
+    with pytest.raises(PackError, match="the repo's packs are starter or rulebook packs"):
+        read_pack(path, ACTIVE)
+
+
+@settings(max_examples=150, deadline=None)
+@given(raw=st.binary(max_size=400), suffix=st.sampled_from(["house.yaml", "weapon.csv", "house.zip", "x.txt"]))
+def test_no_bytes_raise_anything_but_a_pack_error(raw, suffix):
+    try:
+        upload(raw, suffix, HEADER)
+    except PackError:
+        pass
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=300))
+def test_no_csv_text_raises_anything_but_a_pack_error(text):
+    try:
+        upload(("key,name,damage\n" + text).encode(), "weapon.csv", HEADER)
+    except PackError:
+        pass
