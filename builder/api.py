@@ -9,10 +9,11 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.csrf import csrf_exempt
 
-from catalogue.loader import catalogue_for, find_pack, latest_pack, latest_pack_with
-from catalogue.models import Pack
+from catalogue.loader import PackConflict, catalogue_for, find_pack, latest_pack, latest_pack_with, publish
+from catalogue.models import Pack, UserPack
 from catalogue.rulesets import ACTIVE, COMING
-from catalogue.rulesets.base import BuildError
+from catalogue.rulesets.base import BuildError, PackError, PackUnreadable
+from catalogue.rulesets.packs import MAX_UPLOAD
 
 from . import store
 from .kinds import page_for
@@ -48,9 +49,6 @@ def endpoint(*methods: str):
                 return answer(request, 409, "the saved build cannot be read here", exc.problems)
         return wrapped
     return decorate
-
-
-
 
 
 def read_json(request) -> Any:
@@ -183,3 +181,61 @@ def preview(request):
     checked = store.check(attacker)
     page = page_for(checked.ruleset.key, checked.kind.key)
     return JsonResponse(page.preview(checked, {k: v for k, v in body.items() if k != "attacker"}))
+
+
+# A raw (not multipart) upload's media type, and the file name that tells the reader its format.
+RAW_UPLOADS = {"application/yaml": "pack.yaml", "application/x-yaml": "pack.yaml", "text/yaml": "pack.yaml",
+               "application/zip": "pack.zip", "text/csv": "pack.csv"}
+LONE_CSV = ("name", "version", "ruleset", "title", "category", "extends")
+
+
+@endpoint("POST")
+def packs(request, token: str | None = None):
+    """Upload a user pack (POST /api/packs) or publish a new version of one (POST /api/packs/<edit token>).
+
+    The body is the pack itself (YAML, zip, or one CSV with its header in the query: name, version, ruleset,
+    title, category) or multipart/form-data with `file` and those fields. 201 when loaded, 200 when that
+    version was already loaded with the same content; 422 names every problem; nothing is saved on an error.
+    """
+    if token is not None:
+        get_object_or_404(UserPack, edit_token=token)
+    declared = request.META.get("CONTENT_LENGTH") or "0"
+    if not declared.isdigit() or int(declared) > MAX_UPLOAD + 64 * 1024:  # a multipart envelope's overhead
+        raise ApiError(413, f"a pack is at most {MAX_UPLOAD} bytes")
+    if request.content_type == "multipart/form-data":
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise ApiError(400, "send the pack as the multipart field 'file'")
+        if upload.size > MAX_UPLOAD:
+            raise ApiError(413, f"a pack is at most {MAX_UPLOAD} bytes")
+        raw, filename, fields = upload.read(), upload.name, request.POST
+    elif request.content_type in RAW_UPLOADS:
+        raw, filename, fields = request.read(MAX_UPLOAD + 1), RAW_UPLOADS[request.content_type], request.GET
+        if len(raw) > MAX_UPLOAD:
+            raise ApiError(413, f"a pack is at most {MAX_UPLOAD} bytes")
+    else:
+        raise ApiError(415, f"send one of {', '.join(RAW_UPLOADS)}, or multipart/form-data with 'file'")
+    header = {field: str(fields[field])[:120] for field in LONE_CSV if fields.get(field)} or None
+    try:
+        published = publish(raw, filename, header=header, edit_token=token,
+                            owner_note=str(fields.get("owner_note", ""))[:200])
+    except PackUnreadable as exc:
+        raise ApiError(400, "not a pack file", pack_problems(exc)) from None
+    except PackConflict as exc:
+        raise ApiError(409, "the pack's name or version cannot be published", pack_problems(exc)) from None
+    except PackError as exc:
+        raise ApiError(422, "the pack is not valid; nothing was loaded", pack_problems(exc)) from None
+    owner, result = published.user_pack, published.result
+    return JsonResponse({"pack": result.ref, "items": result.items, "status": result.status,
+                         "share_url": request.build_absolute_uri(owner.share_url()),
+                         "edit_url": request.build_absolute_uri(owner.get_absolute_url()),
+                         "edit_token": owner.edit_token}, status=201 if result.status == "created" else 200)
+
+
+def pack_problems(error: PackError) -> list[dict[str, str]]:
+    """A PackError's lines as problems: `path` is what the line names before its first ': '."""
+    problems = []
+    for line in str(error).splitlines():
+        path, _, message = line.partition(": ")
+        problems.append({"path": path, "message": message or path})
+    return problems

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import api, preview, views
+from . import api, packs, preview, views
 
 api_patterns = [
     path("rulesets/", api.rulesets, name="api-rulesets"),
@@ -11,6 +11,8 @@ api_patterns = [
     path("builds", api.create_build, name="api-builds"),
     path("builds/<str:ref>", api.build_detail, name="api-build"),
     path("preview", api.preview, name="api-preview"),
+    path("packs", api.packs, name="api-packs"),
+    path("packs/<str:token>", api.packs, name="api-pack-publish"),
 ]
 
 urlpatterns = [
@@ -27,6 +29,9 @@ urlpatterns = [
     path("s/<str:share_id>/pdf-progress", views.share_pdf_progress, name="build-pdf-progress"),
     path("s/<str:share_id>/copy", views.fork, name="build-fork"),
     path("preview/<slug:ruleset>/<slug:kind>/", preview.panel, name="preview"),
+    path("packs/", packs.upload, name="pack-upload"),
+    path("packs/edit/<str:token>/", packs.edit, name="pack-edit"),
+    path("packs/<str:share_id>/", packs.share, name="pack-share"),
     path("catalogue/", include("catalogue.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),

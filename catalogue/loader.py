@@ -5,13 +5,13 @@ from dataclasses import dataclass
 import time
 from functools import lru_cache
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from pydantic import TypeAdapter
 
-from .models import Item, Pack, Ruleset
+from .models import Item, Pack, Ruleset, UserPack
 from .rulesets import ACTIVE
 from .rulesets.base import Catalogue, PackError
-from .rulesets.packs import read_pack
+from .rulesets.packs import PackData, read_pack, read_upload
 
 
 @dataclass
@@ -31,7 +31,7 @@ def load_all() -> list[LoadResult]:
 
 
 @transaction.atomic
-def load_pack(data) -> LoadResult:
+def load_pack(data: PackData, user_pack: UserPack | None = None) -> LoadResult:
     header = data.header
     spec = ACTIVE[header.ruleset]
     ruleset, _ = Ruleset.objects.update_or_create(key=spec.key, defaults={"name": spec.name, "tagline": spec.tagline})
@@ -45,12 +45,65 @@ def load_pack(data) -> LoadResult:
     pack = Pack.objects.create(
         ruleset=ruleset, name=header.name, version=header.version, source=header.source,
         title=header.title, description=header.description, content_hash=data.content_hash,
-        examples=data.examples)
+        examples=data.examples, user_pack=user_pack,
+        extends=find_pack(header.extends) if header.extends else None)
     Item.objects.bulk_create(
         Item(pack=pack, category=data.catalogue.categories[key], key=key, name=item.name,
              stats=item.model_dump(mode="json"))
         for key, item in data.catalogue.items.items())
+    forget(header.ref)
     return LoadResult(header.ref, "created", len(data.catalogue.items))
+
+
+class PackConflict(PackError):
+    """A readable pack that cannot be published under its name or version (taken, or not newer)."""
+
+
+@dataclass
+class Published:
+    result: LoadResult
+    user_pack: UserPack
+
+
+@transaction.atomic
+def publish(raw: bytes, filename: str, header: dict | None = None, edit_token: str | None = None,
+            owner_note: str = "") -> Published:
+    """Load an uploaded pack as a user pack. A new name makes a new UserPack with its own links; a name that
+    exists takes a new version only through its edit link. PackError (PackUnreadable for bytes that are no
+    pack at all) names what is wrong; nothing is saved then."""
+    data = read_upload(raw, filename, ACTIVE, header=header, base=catalogue_by_ref)
+    name = data.header.name
+    owner = UserPack.objects.select_for_update().filter(name=name).first()
+    if edit_token is not None and (owner is None or owner.edit_token != edit_token):
+        raise PackConflict(f"{filename}: name: this edit link publishes versions of "
+                           f"{_pack_named_by(edit_token)}, not '{name}'; keep the pack's name")
+    if owner is None:
+        if Pack.objects.filter(name=name).exists():
+            raise PackConflict(f"{filename}: name: '{name}' is a Hardpoint pack; choose another name")
+        try:
+            with transaction.atomic():
+                owner = UserPack.objects.create(name=name, owner_note=owner_note[:200])
+        except IntegrityError:  # another upload took the name a moment ago
+            raise PackConflict(f"{filename}: name: '{name}' is already taken; choose another name") from None
+    elif edit_token is None:
+        raise PackConflict(f"{filename}: name: '{name}' is already taken; choose another name, or publish a new "
+                           f"version through that pack's edit link")
+    newest = max((p.semver for p in owner.versions.all()), default=None)
+    if newest is not None and tuple(map(int, data.header.version.split("."))) <= newest and not owner.versions.filter(
+            version=data.header.version, content_hash=data.content_hash).exists():
+        raise PackConflict(f"{filename}: version: {data.header.version} is not newer than "
+                           f"{'.'.join(map(str, newest))}; give the new version a higher number")
+    try:
+        with transaction.atomic():
+            return Published(load_pack(data, owner), owner)
+    except IntegrityError:  # the same version published by another request a moment ago
+        raise PackConflict(f"{filename}: version: {data.header.ref} was just published; reload and try a "
+                           f"higher version") from None
+
+
+def _pack_named_by(edit_token: str) -> str:
+    owner = UserPack.objects.filter(edit_token=edit_token).first()
+    return f"'{owner.name}'" if owner else "no pack (the link is not valid)"
 
 
 def latest_pack(ruleset_key: str, kind: str | None = None) -> Pack | None:
@@ -71,8 +124,9 @@ def latest_pack_with(ruleset_key: str, category: str) -> Pack | None:
     key = (ruleset_key, category)
     found = _latest.get(key)
     if found is None or found[0] < time.monotonic():
-        packs = list(Pack.objects.filter(ruleset__key=ruleset_key, items__category=category).distinct()
-                     .select_related("ruleset"))
+        # Uploaded packs are never anyone's default: a build uses one only when it names it.
+        packs = list(Pack.objects.filter(ruleset__key=ruleset_key, items__category=category,
+                                         source__in=Pack.PUBLIC).distinct().select_related("ruleset"))
         found = _latest[key] = (time.monotonic() + LATEST_TTL, max(packs, key=lambda p: p.semver, default=None))
     return found[1]
 

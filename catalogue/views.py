@@ -62,14 +62,18 @@ def browse(request, ruleset: str):
                   items_table(request, spec, pack, category, spec.category_labels, {"pack": ref} if ref else {}))
 
 
-def items_table(request, spec, pack: Pack, category: str, categories, keep: dict[str, str]) -> dict[str, Any]:
+def items_table(request, spec, pack: Pack, category: str, categories, keep: dict[str, str],
+                only: set[str] | None = None) -> dict[str, Any]:
     """One category of a pack as a table sortable by any column and searchable by name or description, with
     how the builder handles each item's effect where the ruleset says. `keep` are the page's own query
-    parameters (which pack, which version), kept by every tab, sort and search link."""
+    parameters (which pack, which version), kept by every tab, sort and search link; `only` limits the rows to
+    these item keys (an extending pack's own)."""
     catalogue = catalogue_for(pack)
     query = request.GET.get("q", "").strip()[:80]
     rows, columns = [], []
     for item in catalogue.of(category):
+        if only is not None and item.key not in only:
+            continue
         if query.lower() not in f"{item.name} {getattr(item, 'description', '')}".lower():
             continue
         flat = spec.flatten(item.model_dump(mode="json"))

@@ -1,0 +1,182 @@
+"""User packs end to end: upload through the CLI, the API and the browser pages; capability links; never anyone's
+default; a build pinned to a user pack keeps its parts when the pack publishes a new version."""
+import json
+from io import StringIO
+
+import pytest
+import yaml
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+
+from catalogue.loader import catalogue_by_ref, find_pack, latest_pack
+from catalogue.models import Pack, UserPack
+from tests.refs import pack_ref
+from tests.test_pack_formats import DM_HEADER, SPIKE, as_csv
+
+BASE = pack_ref("darkmetal", "leader")
+
+
+def deep_kit(version="1.0.0", damage=1, **header) -> bytes:
+    return yaml.safe_dump({**DM_HEADER, "version": version, "extends": BASE, **header,
+                           "items": {"weapon": [{**SPIKE, "damage": damage}]}}).encode()
+
+
+def api_upload(client, raw, token=None, content_type="application/yaml"):
+    url = f"/api/packs/{token}" if token else "/api/packs"
+    return client.post(url, data=raw, content_type=content_type)
+
+
+# --- CLI ----------------------------------------------------------------------------------------------
+
+def run(*args) -> tuple[int, dict | str, str]:
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("load_pack", *args, stdout=out, stderr=err)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    text = out.getvalue()
+    return code, (json.loads(text) if code == 0 else text), err.getvalue()
+
+
+def test_load_pack_prints_the_pack_and_its_links(packs, tmp_path):
+    path = tmp_path / "deep-kit.yaml"
+    path.write_bytes(deep_kit())
+    code, printed, _ = run(str(path), "--owner-note", "for Tuesday")
+    assert code == 0 and printed["pack"] == "deep-kit@1.0.0" and printed["status"] == "created"
+    assert printed["items"] == find_pack(BASE).items.count() + 1  # the base's items and its own
+    owner = UserPack.objects.get(name="deep-kit")
+    assert printed["share_url"] == f"/packs/{owner.share_id}/" and owner.owner_note == "for Tuesday"
+    assert run(str(path))[0] == 1  # the name is taken without the edit link
+    assert run(str(path), "--edit-token", owner.edit_token)[1]["status"] == "unchanged"
+
+
+def test_load_pack_exit_codes_refused_and_unreadable(packs, tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_bytes(deep_kit(damage="lots"))
+    code, _, err = run(str(broken))
+    assert code == 1 and "field 'damage'" in err
+    garbage = tmp_path / "garbage.yaml"
+    garbage.write_bytes(b"items: [unclosed")
+    assert run(str(garbage))[0] == 2 and run(str(tmp_path / "missing.yaml"))[0] == 2
+    assert not Pack.objects.filter(source="user").exists() and not UserPack.objects.exists()
+
+
+def test_load_pack_reads_a_lone_csv_with_its_header_as_options(packs, tmp_path):
+    path = tmp_path / "weapon.csv"
+    path.write_bytes(as_csv(SPIKE))
+    code, printed, _ = run(str(path), "--name", "knuckles", "--pack-version", "0.1.0", "--ruleset", "darkmetal",
+                           "--title", "Knuckles")
+    assert code == 0 and printed["pack"] == "knuckles@0.1.0" and printed["items"] == 1
+
+
+# --- API ----------------------------------------------------------------------------------------------
+
+def test_api_uploads_and_publishes_versions_through_the_edit_token(client, packs):
+    created = api_upload(client, deep_kit())
+    assert created.status_code == 201
+    body = created.json()
+    assert body["pack"] == "deep-kit@1.0.0" and body["share_url"].endswith(f"/packs/{UserPack.objects.get().share_id}/")
+    assert api_upload(client, deep_kit()).status_code == 409  # the name is someone's
+    newer = api_upload(client, deep_kit("1.0.1", damage=2), token=body["edit_token"])
+    assert newer.status_code == 201 and newer.json()["pack"] == "deep-kit@1.0.1"
+    older = api_upload(client, deep_kit("1.0.0", damage=3), token=body["edit_token"])
+    assert older.status_code == 409 and "not newer" in older.json()["problems"][0]["message"]
+    assert api_upload(client, deep_kit("2.0.0"), token="no-such-token").status_code == 404
+
+
+@pytest.mark.parametrize("raw, content_type, status", [
+    (deep_kit(damage="lots"), "application/yaml", 422),
+    (b"items: [unclosed", "application/yaml", 400),
+    (deep_kit(), "application/json", 415),
+    (yaml.safe_dump({**DM_HEADER, "name": "metallurgent-starter", "items": {"weapon": [SPIKE]}}).encode(),
+     "application/yaml", 409),
+])
+def test_api_refusals_save_nothing(client, packs, raw, content_type, status):
+    response = api_upload(client, raw, content_type=content_type)
+    assert response.status_code == status, response.content
+    assert response.json()["problems"] or status == 415
+    assert not Pack.objects.filter(source="user").exists() and not UserPack.objects.exists()
+
+
+def test_api_names_every_problem_with_its_field(client, packs):
+    problems = api_upload(client, deep_kit(damage="lots")).json()["problems"]
+    assert problems[0]["path"] == "pack.yaml" and "weapon item 'spike-knuckles': field 'damage'" in problems[0]["message"]
+
+
+def test_api_takes_a_multipart_csv_with_its_header_fields(client, packs):
+    upload = SimpleUploadedFile("weapon.csv", as_csv(SPIKE), content_type="text/csv")
+    response = client.post("/api/packs", {"file": upload, **DM_HEADER, "extends": BASE})
+    assert response.status_code == 201 and response.json()["pack"] == "deep-kit@1.0.0"
+
+
+def test_api_refuses_an_oversized_body(client, packs):
+    response = client.post("/api/packs", data=b"x", content_type="application/yaml",
+                           CONTENT_LENGTH=str(10 * 1024 * 1024))
+    assert response.status_code == 413
+
+
+# --- never anyone's default; a pinned build keeps its parts ----------------------------------------
+
+def test_a_user_pack_is_never_the_default_nor_browsable_by_ref(client, packs):
+    api_upload(client, deep_kit("99.0.0"))
+    assert latest_pack("darkmetal").ref == BASE
+    assert client.get("/catalogue/darkmetal/", {"pack": "deep-kit@99.0.0"}).status_code == 404
+
+
+def test_a_build_pinned_to_a_user_pack_keeps_its_values_after_1_0_1(client, packs):
+    token = api_upload(client, deep_kit()).json()["edit_token"]
+    document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": "deep-kit@1.0.0",
+                "name": "Knuckles", "hands": [{"item": "spike-knuckles"}]}
+    saved = client.post("/api/builds", data=json.dumps(document), content_type="application/json").json()
+    assert api_upload(client, deep_kit("1.0.1", damage=2), token=token).status_code == 201
+    again = client.get(f"/api/builds/{saved['share_id']}").json()
+    assert again["build"]["pack"] == "deep-kit@1.0.0"
+    assert catalogue_by_ref("deep-kit@1.0.0").items["spike-knuckles"].damage == 1
+    assert catalogue_by_ref("deep-kit@1.0.1").items["spike-knuckles"].damage == 2
+
+
+# --- the pages -------------------------------------------------------------------------------------
+
+def page_upload(client, raw, name="deep-kit.yaml", url="/packs/", **fields):
+    return client.post(url, {"file": SimpleUploadedFile(name, raw), **fields})
+
+
+def test_upload_page_to_edit_link_share_link_and_a_new_build(client, packs):
+    assert client.get("/packs/").status_code == 200
+    response = page_upload(client, deep_kit(), owner_note="homebrew")
+    owner = UserPack.objects.get()
+    assert response.status_code == 302 and response["Location"] == owner.get_absolute_url()
+    edit = client.get(owner.get_absolute_url()).content.decode()
+    assert "Publish a new version" in edit and owner.share_url() in edit and "Spike Knuckles" in edit
+    share = client.get(owner.share_url()).content.decode()
+    assert "Publish a new version" not in share and owner.edit_token not in share
+    new_url = f"/new/darkmetal/leader/?pack=deep-kit@1.0.0"
+    assert new_url.replace("&", "&amp;") in share
+    builder = client.get(new_url).content.decode()
+    assert 'value="deep-kit@1.0.0"' in builder
+    assert "deep-kit" in client.get("/packs/").content.decode()  # listed on this browser
+
+
+def test_publishing_a_new_version_from_the_edit_page(client, packs):
+    page_upload(client, deep_kit())
+    owner = UserPack.objects.get()
+    response = page_upload(client, deep_kit("1.1.0", damage=2), url=owner.get_absolute_url())
+    assert response.status_code == 302
+    html = client.get(owner.share_url()).content.decode()
+    assert "1.1.0" in html and "?version=1.0.0" in html
+    older = client.get(owner.share_url(), {"version": "1.0.0"}).content.decode()
+    assert "an older version" in older
+
+
+def test_upload_errors_are_listed_on_the_page_and_nothing_is_saved(client, packs):
+    response = page_upload(client, deep_kit(damage="lots"))
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "Nothing was loaded." in html and "field &#x27;damage&#x27;" in html
+    assert not UserPack.objects.exists()
+
+
+def test_a_new_build_refuses_a_pack_of_another_ruleset(client, packs):
+    assert client.get(f"/new/metallurgent/anvil/?pack={BASE}").status_code == 404
+    assert client.get("/new/darkmetal/leader/?pack=nope@1.0.0").status_code == 404
