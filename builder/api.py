@@ -226,7 +226,8 @@ def packs(request, token: str | None = None):
     except PackError as exc:
         raise ApiError(422, "the pack is not valid; nothing was loaded", pack_problems(exc)) from None
     owner, result = published.user_pack, published.result
-    return JsonResponse({"pack": result.ref, "items": result.items, "status": result.status,
+    return JsonResponse({"pack": result.ref, "items": published.own_items, "extends": published.extends,
+                         "status": result.status,
                          "share_url": request.build_absolute_uri(owner.share_url()),
                          "edit_url": request.build_absolute_uri(owner.get_absolute_url()),
                          "edit_token": owner.edit_token}, status=201 if result.status == "created" else 200)

@@ -61,6 +61,11 @@ def _publish(request, form: UploadForm, edit_token: str | None = None) -> Publis
         return None
 
 
+def items(published: Published) -> str:
+    count = f"{published.own_items} item{'s' if published.own_items != 1 else ''}"
+    return f"{count} added to {published.extends}" if published.extends else count
+
+
 def upload(request):
     """Upload a new pack; the packs this browser has uploaded or opened are listed beside the form."""
     form = UploadForm(request.POST or None, request.FILES or None)
@@ -68,7 +73,7 @@ def upload(request):
         published = _publish(request, form)
         if published is not None:
             keep_pack(request, published.user_pack, owned=True)
-            messages.success(request, f"Uploaded {published.result.ref} ({published.result.items} items). "
+            messages.success(request, f"Uploaded {published.result.ref} ({items(published)}). "
                                       "Bookmark this page: its address is the link that publishes new versions.")
             return redirect(published.user_pack)
     return render(request, "packs/upload.html", {"form": form, "mine": my_packs(request), "max_upload": MAX_UPLOAD},
@@ -90,7 +95,7 @@ def edit(request, token: str):
         if published is not None:
             keep_pack(request, user_pack, owned=True)
             verb = "Published" if published.result.status == "created" else "Already published:"
-            messages.success(request, f"{verb} {published.result.ref} ({published.result.items} items).")
+            messages.success(request, f"{verb} {published.result.ref} ({items(published)}).")
             return redirect(user_pack)
     keep_pack(request, user_pack, owned=True)
     return _pack_page(request, user_pack, editing=True, form=form)
@@ -118,7 +123,9 @@ def _pack_page(request, user_pack: UserPack, editing: bool, form: UploadForm | N
               for (key, kind), page in PAGES.items() if key == spec.key and page.kind.pack_category in held]
     return render(request, "packs/pack.html", {
         **items_table(request, spec, pack, category, categories, {"version": wanted} if wanted else {}, own),
-        "user_pack": user_pack, "versions": versions, "newest": versions[0], "builds": builds,
+        "user_pack": user_pack,
+        "versions": [{"pack": v, "own": v.items.count() - (v.extends.items.count() if v.extends else 0)}
+                     for v in versions], "newest": versions[0], "builds": builds,
         "editing": editing, "form": form, "max_upload": MAX_UPLOAD,
         "share_url": request.build_absolute_uri(user_pack.share_url()),
         "edit_url": request.build_absolute_uri(user_pack.get_absolute_url()) if editing else "",

@@ -63,6 +63,8 @@ class PackConflict(PackError):
 class Published:
     result: LoadResult
     user_pack: UserPack
+    own_items: int  # the pack's own, without the base's it extends
+    extends: str | None
 
 
 @transaction.atomic
@@ -95,7 +97,9 @@ def publish(raw: bytes, filename: str, header: dict | None = None, edit_token: s
                            f"{'.'.join(map(str, newest))}; give the new version a higher number")
     try:
         with transaction.atomic():
-            return Published(load_pack(data, owner), owner)
+            base = catalogue_by_ref(data.header.extends) if data.header.extends else None
+            return Published(load_pack(data, owner), owner, len(data.catalogue.items) - len(base.items if base else ()),
+                             data.header.extends)
     except IntegrityError:  # the same version published by another request a moment ago
         raise PackConflict(f"{filename}: version: {data.header.ref} was just published; reload and try a "
                            f"higher version") from None

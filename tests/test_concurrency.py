@@ -111,3 +111,29 @@ def test_fifty_concurrent_creates_all_succeed(server):
         statuses = list(pool.map(lambda n: call("POST", f"{server}/api/builds", {**document, "name": f"N{n}"})[0],
                                  range(50)))
     assert statuses == [201] * 50
+
+
+def upload_pack(base: str, version: str, damage: int, token: str = "") -> tuple[int, dict]:
+    raw = (f"name: race-kit\nversion: {version}\nruleset: darkmetal\ntitle: Race kit\nitems:\n  weapon:\n"
+           f"    - {{key: race-knife, name: Race Knife, cost: 5, carry: 1H, damage: {damage}, close_combat: true, "
+           f"weapon_type: Melee Weapon}}\n").encode()
+    req = urllib.request.Request(f"{base}/api/packs{'/' + token if token else ''}", data=raw, method="POST",
+                                 headers={"Content-Type": "application/yaml"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_concurrent_uploads_of_one_pack_name_give_one_owner(server):
+    """Twenty uploads race for a new pack name and then for its next version: one wins each, the others are
+    told 409 (never a 500, never two owners or two 1.1.0s)."""
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        results = list(pool.map(lambda n: upload_pack(server, "1.0.0", 1 + n % 3), range(20)))
+    statuses = sorted(status for status, _ in results)
+    assert statuses.count(201) == 1 and statuses.count(409) == 19, statuses
+    token = next(body["edit_token"] for status, body in results if status == 201)
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        statuses = sorted(pool.map(lambda n: upload_pack(server, "1.1.0", 10 + n, token)[0], range(20)))
+    assert statuses.count(201) == 1 and statuses.count(409) == 19, statuses

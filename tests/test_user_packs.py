@@ -44,7 +44,7 @@ def test_load_pack_prints_the_pack_and_its_links(packs, tmp_path):
     path.write_bytes(deep_kit())
     code, printed, _ = run(str(path), "--owner-note", "for Tuesday")
     assert code == 0 and printed["pack"] == "deep-kit@1.0.0" and printed["status"] == "created"
-    assert printed["items"] == find_pack(BASE).items.count() + 1  # the base's items and its own
+    assert printed["items"] == 1 and printed["extends"] == BASE  # its own; the base's are stored with them
     owner = UserPack.objects.get(name="deep-kit")
     assert printed["share_url"] == f"/packs/{owner.share_id}/" and owner.owner_note == "for Tuesday"
     assert run(str(path))[0] == 1  # the name is taken without the edit link

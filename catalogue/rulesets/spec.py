@@ -191,6 +191,8 @@ class Ruleset:
     def display_value(self, name: str, value: Any) -> Any:
         if value is None:
             return "—"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
         if isinstance(value, int) and not isinstance(value, bool) and name.rsplit(".", 1)[-1] in self.signed_stats:
             return f"{value:+d}"
         if isinstance(value, str):

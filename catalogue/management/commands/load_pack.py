@@ -1,6 +1,6 @@
 """`manage.py load_pack FILE`: upload a user pack (YAML, CSV or zip) as the browser and API do.
 
-Prints {"pack", "items", "status", "share_url", "edit_url"} as JSON. Exit 0 when loaded (or already loaded
+Prints {"pack", "items" (its own, not the base's), "extends", "status", "share_url", "edit_url"} as JSON. Exit 0 when loaded (or already loaded
 unchanged), 1 when refused for schema or rule problems, 2 when the file is no pack at all or cannot be read.
 """
 import json
@@ -47,5 +47,6 @@ class Command(BaseCommand):
             sys.exit(1)
         owner = published.user_pack
         self.stdout.write(json.dumps({
-            "pack": published.result.ref, "items": published.result.items, "status": published.result.status,
+            "pack": published.result.ref, "items": published.own_items, "extends": published.extends,
+            "status": published.result.status,
             "share_url": owner.share_url(), "edit_url": owner.get_absolute_url()}, indent=2))
