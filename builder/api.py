@@ -15,7 +15,7 @@ from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError, PackError, PackUnreadable
 from catalogue.rulesets.packs import MAX_UPLOAD
 
-from . import store
+from . import changes, store
 from .kinds import page_for
 from .models import Build
 from .errors import answer
@@ -160,6 +160,18 @@ def build_detail(request, ref: str):
                             f"version {stale.current}; fetch it and reapply your change") from None
     return JsonResponse({**build_urls(request, build), "version": build.version,
                          "report": checked.report.as_dict()})
+
+
+@endpoint("GET")
+def build_changes(request, share_id: str):
+    """What moving the build to `?pack=name@version` (by default the newest version of its pack) would change:
+    items changed, removed and added, and the issues before and after."""
+    build = get_object_or_404(Build, share_id=share_id)
+    target = request.GET.get("pack") or (newer.ref if (newer := changes.newer_pack(build.pack_ref)) else "")
+    if not target:
+        raise ApiError(404, "the build is on the newest version of its pack; name one with ?pack=")
+    return JsonResponse(changes.compare(store.check_saved(build).document, page_for(build.ruleset, build.kind).kind,
+                                        target[:100]))
 
 
 @endpoint("POST")

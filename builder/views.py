@@ -22,7 +22,7 @@ from catalogue.models import Pack
 from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError
 
-from . import forms, store, tasks
+from . import changes, forms, store, tasks
 from .kinds import PAGES, page_for
 from .models import Build
 from .pdf import Sheet
@@ -301,3 +301,50 @@ def build_urls(request, build: Build) -> dict[str, str]:
     return {"edit_url": request.build_absolute_uri(build.get_absolute_url()),
             "share_url": request.build_absolute_uri(build.share_url()),
             "pdf_url": request.build_absolute_uri(reverse("build-pdf", args=[build.share_id]))}
+
+
+# --- newer pack versions: what they change, and upgrading -----------------------------------------
+
+def _changes_page(request, build: Build, editing: bool):
+    page = page_for(build.ruleset, build.kind)
+    target = request.GET.get("pack") or (newer.ref if (newer := changes.newer_pack(build.pack_ref)) else "")
+    if not target:
+        raise Http404("This build is on the newest version of its pack.")
+    try:
+        compared = changes.compare(store.check_saved(build).document, page.kind, target[:100])
+    except BuildError as error:
+        return _bad_input(request, error)
+    return render(request, "builder/changes.html", {"build": build, "page": page, "changes": compared,
+                                                    "editing": editing, "target": compared["to"]})
+
+
+def share_changes(request, share_id: str):
+    return _changes_page(request, get_object_or_404(Build, share_id=share_id), editing=False)
+
+
+@never_cache
+def edit_changes(request, token: str):
+    return _changes_page(request, get_object_or_404(Build, edit_token=token), editing=True)
+
+
+@require_POST
+def upgrade(request, token: str):
+    """Move the build onto another version of its pack as a new build version; what the version no longer has
+    is emptied and named."""
+    build = get_object_or_404(Build, edit_token=token)
+    page = page_for(build.ruleset, build.kind)
+    try:
+        old, new = catalogue_by_ref(build.pack_ref), catalogue_by_ref(str(request.POST.get("pack", ""))[:100])
+        if old is None or new is None or new.ruleset != old.ruleset or new.pack.split("@")[0] != old.pack.split("@")[0]:
+            raise BuildError([{"path": "pack", "message": "choose a loaded version of this build's own pack"}])
+        moved = changes.upgraded(store.check_saved(build).document, page.kind, old, new)
+        store.update(build, store.check(moved.document), forms.whole_number(request.POST, "version", low=1))
+    except BuildError as error:
+        return _bad_input(request, error)
+    except store.StaleVersion:
+        messages.error(request, "The build was saved elsewhere since you looked; check what changes again.")
+        return redirect("build-edit-changes", token)
+    gone = "; ".join(f"{e['name']} ({e['path']})" for e in moved.emptied)
+    messages.success(request, f"Moved to {new.pack}." + (f" Emptied, as the new version has no such item: {gone}."
+                                                         if gone else ""))
+    return redirect(build)

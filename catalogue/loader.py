@@ -135,6 +135,16 @@ def latest_pack_with(ruleset_key: str, category: str) -> Pack | None:
     return found[1]
 
 
+def newest_version(name: str) -> Pack | None:
+    """The newest loaded version of a pack name (asked on every saved build's page, so kept like the above)."""
+    key = ("@name", name)
+    found = _latest.get(key)
+    if found is None or found[0] < time.monotonic():
+        found = _latest[key] = (time.monotonic() + LATEST_TTL,
+                                max(Pack.objects.filter(name=name), key=lambda p: p.semver, default=None))
+    return found[1]
+
+
 def find_pack(ref: str) -> Pack | None:
     name, _, version = ref.partition("@")
     return Pack.objects.filter(name=name, version=version).select_related("ruleset").first()

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation
 from catalogue.rulesets.spec import Kind, Ruleset
 
-from .. import store
+from .. import changes, store
 from ..charts import qr_data_uri
 from ..session import has_builds
 
@@ -103,8 +103,9 @@ class KindPage:
 
     def render(self, request, checked, status: int = 200, **extra):
         """The builder: the whole page, or for htmx the workbench it swaps."""
-        context = {**self.common(checked, extra.get("build")), **self.context(request, checked, extra.get("build")),
-                   **extra}
+        build = extra.get("build")
+        context = {**self.common(checked, build), **self.context(request, checked, build), **extra,
+                   "newer": changes.newer_pack(build.pack_ref) if build else None, "editing": True}
         if request.htmx:
             return build_changed(render(request, self.template("workbench"), context, status=status))
         context["workbench_template"] = self.template("workbench")
@@ -119,12 +120,13 @@ class KindPage:
 
         A visitor with no builds on this browser and no messages waiting sees the frame every such visitor sees,
         but for the form token: then the whole page is kept, with a stand-in for the token."""
-        key = "share:" + hashlib.sha256(json.dumps(store.link_versions(build)).encode()).hexdigest()
+        newer = changes.newer_pack(build.pack_ref)
+        key = "share:" + hashlib.sha256(json.dumps([store.link_versions(build), newer and newer.ref]).encode()).hexdigest()
         if has_builds(request) or len(get_messages(request)):
-            return self.share_page(request, build, key)
+            return self.share_page(request, build, key, newer=newer)
         html = cache.get(f"{key}:page")
         if html is None:
-            html = self.share_page(request, build, key, csrf_token=token_stand_in()).content.decode()
+            html = self.share_page(request, build, key, csrf_token=token_stand_in(), newer=newer).content.decode()
             cache.set(f"{key}:page", html, settings.HARDPOINT_SHARE_CACHE_SECONDS)
         return HttpResponse(html.replace(token_stand_in(), get_token(request)))
 

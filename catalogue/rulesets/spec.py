@@ -64,6 +64,52 @@ def _leaf(value: Any, visit: Callable[[str], str]) -> Any:
     return visit(value) if isinstance(value, str) and value else value
 
 
+_REF_STEP = re.compile(r"([^.\[\]{}]+)(\[\]|\{\})?")
+
+
+@dataclass(frozen=True)
+class ItemRef:
+    """Where a build names a pack item, as a path (`gear[].item`: `[]` every element of a list, `{}` every value
+    of a mapping), and what an upgrade empties when a new pack version no longer has the item: `clear`, a
+    prefix of the path (`gear[]`: the whole mount), or by default the field itself."""
+
+    path: str
+    clear: str = ""
+
+    def found(self, document: Any) -> list[tuple[tuple, str]]:
+        """(where, key) of every item named along the path; `where` is a tuple of fields and list indexes."""
+        steps = _REF_STEP.findall(self.path)
+        found: list[tuple[tuple, str]] = []
+
+        def walk(node: Any, at: tuple, rest: list) -> None:
+            if not rest:
+                if isinstance(node, str) and node:
+                    found.append((at, node))
+                return
+            (name, each), later = rest[0], rest[1:]
+            if not isinstance(node, Mapping) or node.get(name) is None:
+                return
+            value = node[name]
+            if each == "[]" and isinstance(value, list):
+                for index, element in enumerate(value):
+                    walk(element, at + (name, index), later)
+            elif each == "{}" and isinstance(value, Mapping):
+                for key, element in value.items():
+                    walk(element, at + (name, key), later)
+            elif not each:
+                walk(value, at + (name,), later)
+
+        walk(document, (), steps)
+        return found
+
+    def cleared(self, where: tuple) -> tuple:
+        """The part of the document an upgrade empties for the item at `where`."""
+        if not self.clear:
+            return where
+        depth = sum(1 + bool(each) for _, each in _REF_STEP.findall(self.clear))
+        return where[:depth]
+
+
 @dataclass(frozen=True)
 class Kind:
     """One kind of build of a ruleset: its document model, which pack serves it, and its rules."""
@@ -76,6 +122,11 @@ class Kind:
     links: tuple[Link, ...] = ()
     # Raises BuildError when a saved build may not be changed this way (a Pilot's history only grows).
     check_update: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
+    items: tuple[ItemRef, ...] = ()  # where its documents name pack items
+
+    def items_used(self, document: Mapping[str, Any]) -> list[tuple[ItemRef, tuple, str]]:
+        """(the reference, where, key) of every pack item the document names."""
+        return [(ref, where, key) for ref in self.items for where, key in ref.found(document)]
 
     def parse(self, document: Any) -> Any:
         return parse_as(self.document, document)

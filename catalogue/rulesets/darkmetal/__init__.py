@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from ..dice import darkmetal_pool
-from ..spec import Dice, DiceOption, Kind, Ruleset
+from ..spec import Dice, DiceOption, ItemRef, Kind, Ruleset
 from . import audit, campaign, rules
 from .schema import CATEGORIES, CATEGORY_LABELS, LeaderBuild
 
@@ -12,7 +12,13 @@ RULESET = Ruleset(
     tagline="Squad Leaders and allies on Reputation budgets, d10 pools.",
     # Saved Leaders may be changed freely: what a change costs is shown, not blocked (DM-R51-DM-R53); only the
     # campaign records stand once saved.
-    kinds=(Kind("leader", "Squad Leader", LeaderBuild, "armor", rules.validate, check_update=campaign.check_update),),
+    kinds=(Kind("leader", "Squad Leader", LeaderBuild, "armor", rules.validate, check_update=campaign.check_update,
+                items=(ItemRef("armor.item", "armor"), ItemRef("modifications[].item", "modifications[]"),
+                       ItemRef("hands[].item", "hands[]"), ItemRef("attach[].item", "attach[]"),
+                       ItemRef("backpack[].item", "backpack[]"), ItemRef("allies[].template", "allies[]"),
+                       ItemRef("allies[].hired_as"), ItemRef("allies[].upgrades[].template", "allies[].upgrades[]"),
+                       ItemRef("allies[].armor"), ItemRef("allies[].weapons[]", "allies[].weapons[]"),
+                       ItemRef("allies[].items[]", "allies[].items[]"), ItemRef("injuries[].item", "injuries[]"))),),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
     data_dir=Path(__file__).parent / "data",

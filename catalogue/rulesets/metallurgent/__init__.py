@@ -4,7 +4,7 @@ from typing import Any
 
 from ..base import BuildError
 from ..dice import metallurgent_pool
-from ..spec import Dice, DiceOption, Kind, Link, Ruleset
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
 from . import pilots, rules, squads
 from .schema import CATEGORIES, CATEGORY_LABELS, AnvilBuild, PilotBuild, SquadBuild
 
@@ -29,11 +29,15 @@ RULESET = Ruleset(
     name="METALLURGENT",
     tagline="Silver Age Anvils on d6 pools: Load Tolerance, EN, Hardpoints and Arm Strength; Pilots and Platoons.",
     kinds=(
-        Kind("anvil", "Anvil", AnvilBuild, "core", validate_anvil, links=(Link("pilot", "pilot"),)),
+        Kind("anvil", "Anvil", AnvilBuild, "core", validate_anvil, links=(Link("pilot", "pilot"),),
+             items=(ItemRef("parts{}"), ItemRef("gear[].item", "gear[]"), ItemRef("gear[].chipsets[]", "gear[].chipsets[]"))),
         Kind("pilot", "Pilot", PilotBuild, "skill", lambda build, catalogue, linked: pilots.validate(build, catalogue),
-             check_update=check_pilot_update),
+             check_update=check_pilot_update,
+             items=(ItemRef("lifepath"), ItemRef("profession"), ItemRef("developments[]", "developments[]"),
+                    ItemRef("history[].learn", "history[]"), ItemRef("history[].unlearn", "history[]"))),
         Kind("squad", "Squad", SquadBuild, "conventional_unit", squads.validate,
-             links=(Link("platoons[].members[].build", "anvil"), Link("opponent", "squad", owned=False))),
+             links=(Link("platoons[].members[].build", "anvil"), Link("opponent", "squad", owned=False)),
+             items=(ItemRef("platoons[].members[].unit", "platoons[].members[]"),)),
     ),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,

@@ -1,0 +1,113 @@
+"""What a newer version of its pack changes for a build, and moving the build onto it.
+
+A build pins `name@version`; a newer version of that pack never changes it. Here a player sees, before
+upgrading, which of the items the build uses changed (field by field) or are gone, what the new version adds,
+and the rule issues before and after; an upgrade empties what is gone and says so, never silently.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from catalogue.loader import catalogue_by_ref, newest_version
+from catalogue.models import Pack
+from catalogue.rulesets.base import BuildError, issue_path
+
+from . import store
+
+MAX_ADDED = 200  # a new version may add thousands of items; the list names the first ones
+
+
+def newer_pack(ref: str) -> Pack | None:
+    """The newest loaded version of this build's pack, when it is newer than the one it pins."""
+    name, _, version = ref.partition("@")
+    newest = newest_version(name)
+    if newest is None or not version.replace(".", "").isdigit():
+        return None
+    return newest if newest.semver > tuple(int(n) for n in version.split(".")) else None
+
+
+def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        flat: dict[str, Any] = {}
+        for key, inner in value.items():
+            flat.update(_flat(inner, f"{prefix}{key}."))
+        return flat
+    return {prefix[:-1]: value}
+
+
+def item_changes(old, new, used: set[str]) -> list[dict[str, Any]]:
+    """The used items changed (field by field) or removed, then the items the new version adds."""
+    rows = []
+    for key in sorted(used):
+        if key not in old.items:
+            continue
+        if key not in new.items:
+            rows.append({"key": key, "name": old.items[key].name, "change": "removed", "fields": {}})
+            continue
+        before, after = _flat(old.items[key].model_dump(mode="json")), _flat(new.items[key].model_dump(mode="json"))
+        fields = {f: [before.get(f), after.get(f)] for f in dict.fromkeys([*before, *after])
+                  if before.get(f) != after.get(f)}
+        if fields or old.categories[key] != new.categories[key]:
+            rows.append({"key": key, "name": new.items[key].name, "change": "changed", "fields": fields})
+    added = [k for k in new.items if k not in old.items][:MAX_ADDED]
+    rows += [{"key": k, "name": new.items[k].name, "change": "added", "fields": {}} for k in added]
+    return rows
+
+
+@dataclass
+class Upgraded:
+    document: dict[str, Any]
+    emptied: list[dict[str, str]]  # {"path", "key", "name"} of every reference the new version has no item for
+
+
+def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
+    """The document on the new pack: every reference to an item the new version lacks is emptied (the field
+    set to none, or the list entry holding it taken out), and named."""
+    gone = [(ref.cleared(where), where, key) for ref, where, key in kind.items_used(document)
+            if new.categories.get(key) != old.categories.get(key)]
+    copy = _copy(document)
+    copy["pack"] = new.pack
+    # Later list entries first, so the indexes of earlier ones still hold.
+    for target in sorted({t for t, _, _ in gone}, key=_order, reverse=True):
+        _empty(copy, target)
+    return Upgraded(copy, [{"path": issue_path(where), "key": key,
+                            "name": old.items[key].name if key in old.items else key} for _, where, key in gone])
+
+
+def compare(document: dict[str, Any], kind, to_ref: str) -> dict[str, Any]:
+    """The changes API's answer: items changed, removed and added, and the issues before and after."""
+    old, new = catalogue_by_ref(document["pack"]), catalogue_by_ref(to_ref)
+    if old is None or new is None or new.ruleset != old.ruleset:
+        raise BuildError([{"path": "pack", "message": f"no loaded {old.ruleset if old else ''} pack {to_ref[:60]} "
+                                                      f"to compare with".replace("  ", " ")}])
+    used = {key for _, _, key in kind.items_used(document)}
+    before = store.check(document).report
+    moved = upgraded(document, kind, old, new)
+    after = store.check(moved.document).report
+    return {"from": old.pack, "to": new.pack, "items": item_changes(old, new, used),
+            "issues_before": [i.as_dict() for i in before.issues],
+            "issues_after": [i.as_dict() for i in after.issues],
+            "emptied": moved.emptied, "legal_before": before.legal, "legal_after": after.legal}
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _order(path: tuple) -> list[tuple[int, Any]]:
+    return [(0, step) if isinstance(step, int) else (1, str(step)) for step in path]
+
+
+def _empty(document: dict[str, Any], path: tuple) -> None:
+    node: Any = document
+    for step in path[:-1]:
+        node = node[step]
+    if isinstance(path[-1], int):
+        del node[path[-1]]
+    else:
+        node[path[-1]] = None
