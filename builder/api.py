@@ -136,6 +136,11 @@ def create_build(request):
 def build_detail(request, ref: str):
     if request.method == "GET":
         build = get_object_or_404(Build, share_id=ref)
+        wanted = request.GET.get("version")
+        if wanted is not None:
+            if not (wanted.isascii() and wanted.isdigit() and len(wanted) <= 9):
+                raise ApiError(400, "version must be a whole number")
+            build = store.at_version(build, int(wanted))
         checked = store.check_saved(build)
         return JsonResponse({"build": build.document, "version": build.version, "share_id": build.share_id,
                              "share_url": request.build_absolute_uri(build.share_url()),

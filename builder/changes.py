@@ -55,6 +55,21 @@ def item_changes(old, new, used: set[str]) -> list[dict[str, Any]]:
     return rows
 
 
+def document_changes(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """Field by field, what differs between two versions of a build document (lists by position)."""
+    old, new = _leaves(before), _leaves(after)
+    return [{"path": path, "before": old.get(path), "after": new.get(path)}
+            for path in dict.fromkeys([*old, *new]) if old.get(path) != new.get(path)]
+
+
+def _leaves(value: Any, at: tuple = ()) -> dict[str, Any]:
+    if isinstance(value, dict) and value:
+        return {k: v for key, inner in value.items() for k, v in _leaves(inner, at + (key,)).items()}
+    if isinstance(value, list) and value:
+        return {k: v for i, inner in enumerate(value) for k, v in _leaves(inner, at + (i,)).items()}
+    return {issue_path(at): value}
+
+
 @dataclass
 class Upgraded:
     document: dict[str, Any]

@@ -32,3 +32,22 @@ class Build(models.Model):
 
     def share_url(self) -> str:
         return reverse("build-share", args=[self.share_id])
+
+
+class BuildVersion(models.Model):
+    """Every save of a build, kept: its pages, JSON and PDF stay readable by number, and any two compare."""
+
+    build = models.ForeignKey(Build, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=80)
+    pack_ref = models.CharField(max_length=100)
+    document = models.JSONField()
+    legal = models.BooleanField(default=False)
+    saved_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["build", "number"], name="unique_build_version")]
+        ordering = ["build", "-number"]
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.number}"

@@ -37,6 +37,15 @@ class Sheet:
         self.key = f"pdf:{build.share_id}:{fingerprint}"
         self.total = min(len(self.printed), settings.HARDPOINT_MAX_PRINTED_BUILDS)  # builds laid out in it
 
+    @property
+    def version(self) -> int | None:
+        """The saved version printed, when it is not the build's current one."""
+        return self.build.version if getattr(self.build, "snapshot", False) else None
+
+    @property
+    def query(self) -> str:
+        return f"paper={self.paper}" + (f"&version={self.version}" if self.version else "")
+
     def url_for(self, build: Build) -> str:
         return self.origin + build.share_url()
 

@@ -14,7 +14,7 @@ from catalogue.rulesets import resolve
 from catalogue.rulesets.base import BuildError, Catalogue, Linked, Report
 from catalogue.rulesets.spec import Kind, Ruleset
 
-from .models import Build, new_share_id
+from .models import Build, BuildVersion, new_share_id
 
 
 class SavedBuildUnreadable(Exception):
@@ -158,9 +158,35 @@ def link_versions(build: Build, depth: int = 2) -> list[tuple[str, int]]:
 
 def create(checked: Checked, forked_from: Build | None = None) -> Build:
     doc = checked.document
-    return Build.objects.create(
-        ruleset=doc["ruleset"], kind=doc["kind"], name=doc["name"], pack_ref=doc["pack"], document=doc,
-        legal=checked.report.legal, forked_from=forked_from)
+    with transaction.atomic():
+        build = Build.objects.create(
+            ruleset=doc["ruleset"], kind=doc["kind"], name=doc["name"], pack_ref=doc["pack"], document=doc,
+            legal=checked.report.legal, forked_from=forked_from)
+        record(build)
+    return build
+
+
+def record(build: Build) -> None:
+    """Keep this save as a numbered version of the build."""
+    BuildVersion.objects.create(build=build, number=build.version, name=build.name, pack_ref=build.pack_ref,
+                                document=build.document, legal=build.legal)
+
+
+def versions_of(build: Build) -> list[BuildVersion]:
+    """The build's saved versions, newest first (without their documents)."""
+    return list(BuildVersion.objects.filter(build_id=build.pk).defer("document"))
+
+
+def at_version(build: Build, number: int) -> Build:
+    """The build as it was saved at `number`, unsaved and read-only (404 when there is no such version)."""
+    kept = BuildVersion.objects.filter(build=build, number=number).first()
+    if kept is None:
+        raise Http404(f"{build.name} has no version {number}")
+    snapshot = Build(pk=build.pk, edit_token=build.edit_token, share_id=build.share_id, ruleset=build.ruleset,
+                     kind=build.kind, name=kept.name, pack_ref=kept.pack_ref, document=kept.document,
+                     version=kept.number, legal=kept.legal, created_at=build.created_at, updated_at=kept.saved_at)
+    snapshot.snapshot = True  # read-only: pages and sheets say which version they show
+    return snapshot
 
 
 def update(build: Build, checked: Checked, based_on: int) -> Build:
@@ -179,7 +205,8 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
             if current is None:
                 raise Http404("The build was deleted.")
             raise StaleVersion(current)
-    build.refresh_from_db()
+        build.refresh_from_db()
+        record(build)
     return build
 
 
@@ -208,6 +235,7 @@ def copy(source: Build, deep: bool = False) -> list[Build]:
         for build in copies:
             build.legal = check_saved(build).report.legal
             Build.objects.filter(pk=build.pk).update(legal=build.legal)
+            record(build)
     return copies
 
 

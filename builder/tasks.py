@@ -13,15 +13,18 @@ from django.utils import timezone
 from django_tasks import TaskResult, TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 
+from . import store
 from .models import Build
 from .pdf import Sheet
 
 
 @task()
-def render_sheet(share_id: str, paper: str, origin: str) -> None:
+def render_sheet(share_id: str, paper: str, origin: str, version: int | None = None) -> None:
     """Renders the sheet as its builds are when the job runs: were one edited since it was queued, the PDF is kept
-    under the new version's key, which is also the one the progress page asks about by then."""
-    sheet = Sheet(Build.objects.get(share_id=share_id), paper, origin)
+    under the new version's key, which is also the one the progress page asks about by then. A `version` asks
+    for that saved version of the build."""
+    build = Build.objects.get(share_id=share_id)
+    sheet = Sheet(store.at_version(build, version) if version else build, paper, origin)
     sheet.render(progress=lambda done: caches["sheets"].set(f"{sheet.key}:done", done,
                                                             settings.HARDPOINT_PDF_CACHE_SECONDS))
 
@@ -70,6 +73,6 @@ def start(sheet: Sheet, retry: bool = False) -> Progress:
     if current.ready or current.under_way or (current.failed and not retry):
         return current
     caches["sheets"].delete(f"{sheet.key}:done")
-    job = render_sheet.enqueue(sheet.build.share_id, sheet.paper, sheet.origin)
+    job = render_sheet.enqueue(sheet.build.share_id, sheet.paper, sheet.origin, sheet.version)
     caches["sheets"].set(f"{sheet.key}:job", job.id, settings.HARDPOINT_PDF_CACHE_SECONDS)
     return Progress(False, job, 0)

@@ -134,8 +134,10 @@ def edit_build(request, token: str):
         try:
             build = store.update(build, checked, based_on)
         except store.StaleVersion as stale:
+            build.refresh_from_db()
             return page.render(request, checked, status=409, build=build, conflict=stale.current, dirty=True,
-                               form_version=based_on, notices=notices)
+                               form_version=based_on, notices=notices,
+                               conflict_changes=changes.document_changes(build.document, checked.document))
         except BuildError as error:
             return _bad_input(request, error)
         keep(request, build)
@@ -171,8 +173,40 @@ def share(request, share_id: str):
     return page_for(build.ruleset, build.kind).render_share(request, build)
 
 
-def share_json(request, share_id: str):
+def _saved(request, share_id: str, version: int | None = None) -> Build:
+    """The build a share link names, as saved at `version` (or `?version=n`) when one is asked for."""
     build = get_object_or_404(Build, share_id=share_id)
+    wanted = version if version is not None else request.GET.get("version")
+    if wanted in (None, "") or str(wanted) == str(build.version):
+        return build
+    if not str(wanted).isascii() or not str(wanted).isdigit() or len(str(wanted)) > 9:
+        raise Http404("No such version")
+    return store.at_version(build, int(wanted))
+
+
+def share_version(request, share_id: str, version: int):
+    """The share page of one saved version."""
+    build = _saved(request, share_id, version)
+    return page_for(build.ruleset, build.kind).render_share(request, build)
+
+
+def compare_versions(request, share_id: str):
+    """What changed between two saved versions: the document's fields, and the rule issues of each."""
+    build = get_object_or_404(Build, share_id=share_id)
+    try:
+        a, b = (_saved(request, share_id, forms.whole_number(request.GET, side, default, low=1))
+                for side, default in (("a", max(1, build.version - 1)), ("b", build.version)))
+        fields = changes.document_changes(a.document, b.document)
+        issues = [store.check(v.document).report for v in (a, b)]
+    except BuildError as error:
+        return _bad_input(request, error)
+    return render(request, "builder/compare.html", {
+        "build": build, "a": a, "b": b, "fields": fields, "versions": build.versions.all(),
+        "issues_a": [i.as_dict() for i in issues[0].issues], "issues_b": [i.as_dict() for i in issues[1].issues]})
+
+
+def share_json(request, share_id: str):
+    build = _saved(request, share_id)
     response = HttpResponse(json.dumps(build.document, indent=2, ensure_ascii=False),
                             content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{_filename(build)}.json"'
@@ -205,7 +239,7 @@ def share_pdf_progress(request, share_id: str):
     progress = tasks.progress(sheet)
     response = render(request, "builder/pdf_progress_part.html", {"sheet": sheet, "progress": progress})
     if progress.ready and request.htmx:
-        response["HX-Redirect"] = f"{reverse('build-pdf', args=[share_id])}?paper={sheet.paper}"
+        response["HX-Redirect"] = f"{reverse('build-pdf', args=[share_id])}?{sheet.query}"
     return response
 
 
@@ -214,7 +248,7 @@ NO_SUCH_PAPER = "paper must be a4 or letter"
 
 def _sheet(request, share_id: str) -> Sheet | None:
     """The sheet a PDF link asks for (404 for no such build), or None for a paper we do not print on."""
-    build = get_object_or_404(Build, share_id=share_id)
+    build = _saved(request, share_id)
     paper = request.GET.get("paper", "a4")
     return Sheet(build, paper, f"{request.scheme}://{request.get_host()}") if paper in ("a4", "letter") else None
 

@@ -141,7 +141,11 @@ def test_stale_save_is_refused_with_409_and_nothing_lost(client, example):
     client.post(f"/b/{build.edit_token}/", form_for(example, name="First edit", version="1", action="save"))
     response = client.post(f"/b/{build.edit_token}/", form_for(example, name="Second edit", version="1", action="save"))
     assert response.status_code == 409
-    assert "saved elsewhere" in response.content.decode()
+    html = response.content.decode()
+    assert "saved elsewhere" in html
+    # The banner shows how the refused edit differs from what is saved now.
+    assert "How yours differs from the saved version 2" in html
+    assert "<td><code>name</code></td><td>First edit</td><td>Second edit</td>" in html
     build.refresh_from_db()
     assert build.name == "First edit" and build.version == 2
 

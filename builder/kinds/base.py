@@ -138,7 +138,8 @@ class KindPage:
             parts = {name: render_to_string(template, context) for name, template in
                      (("head", "builder/share_head.html"), ("body", self.template("share")))}
             cache.set(key, parts, settings.HARDPOINT_SHARE_CACHE_SECONDS)
-        context = {"page": self, "build": build, **{name: mark_safe(html) for name, html in parts.items()}, **extra}
+        context = {"page": self, "build": build, **{name: mark_safe(html) for name, html in parts.items()},
+                   "versions": store.versions_of(build), **extra}
         if self.previews:
             context.update(self.preview_context(request, build.document, build), share_only=True,
                            preview_form_template=self.template("preview_form"))
