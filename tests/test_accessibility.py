@@ -6,11 +6,14 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+import yaml
+
 from builder import store
-from catalogue.loader import latest_pack
+from catalogue.loader import latest_pack, publish
 from builder.kinds import page_for
 from catalogue.rulesets import ACTIVE
 from tests.refs import pack_ref
+from tests.test_pack_formats import DM_HEADER, SPIKE
 from tests.test_browser import browser, catalogue, new_context, shot  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -43,7 +46,26 @@ def every_page(catalogue) -> dict[str, str]:
                                              {"name": "Armour", "members": [{"unit": "t-72b-mbt"}, {"unit": "bmp-2-ifv"}]}]}))
     urls["share metallurgent squad, filled"] = squad.share_url()
     urls["edit metallurgent squad, filled"] = squad.get_absolute_url()
+    urls.update(pack_pages())
     return urls
+
+
+def pack_pages() -> dict[str, str]:
+    """An uploaded pack's pages, and a build on it that a newer version changes and that was saved twice."""
+    def kit(version, damage, token=None):
+        raw = yaml.safe_dump({**DM_HEADER, "version": version, "extends": pack_ref("darkmetal", "leader"),
+                              "items": {"weapon": [{**SPIKE, "damage": damage}]}}).encode()
+        return publish(raw, "kit.yaml", edit_token=token).user_pack
+
+    owner = kit("1.0.0", 1)
+    document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "pack": "deep-kit@1.0.0",
+                "name": "Knuckles", "hands": [{"item": "spike-knuckles"}]}
+    leader = store.create(store.check(document))
+    store.update(leader, store.check({**document, "name": "Knuckles II"}), 1)
+    kit("1.1.0", 2, owner.edit_token)
+    return {"packs": "/packs/", "pack share": owner.share_url(), "pack edit": owner.get_absolute_url(),
+            "changes": f"/s/{leader.share_id}/changes/", "changes, edit link": f"/b/{leader.edit_token}/changes/",
+            "version": f"/s/{leader.share_id}/v/1/", "compare": f"/s/{leader.share_id}/compare/?a=1&b=2"}
 
 
 def test_no_serious_accessibility_violations_on_any_page(new_context, every_page):
