@@ -6,6 +6,7 @@ printing are one code path for all of them.
 from __future__ import annotations
 
 import json
+import re
 
 from django.conf import settings
 from django.contrib import messages
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from catalogue.loader import catalogue_by_ref, find_pack, latest_pack
-from catalogue.models import Pack
+from catalogue.models import Pack, UserPack
 from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError
 
@@ -26,7 +27,7 @@ from . import changes, forms, store, tasks
 from .kinds import PAGES, page_for
 from .models import Build
 from .pdf import Sheet
-from .session import draft, forget, forget_draft, keep, keep_draft, mine
+from .session import draft, forget, forget_draft, keep, keep_draft, keep_pack, mine, my_packs
 
 
 def home(request):
@@ -58,6 +59,8 @@ def new_build(request, ruleset: str, kind: str):
     if pack is None:
         raise Http404("No pack loaded for this kind of build; run `python manage.py load_catalogue`.")
     if request.method == "GET":
+        if "pack_link" in request.GET:
+            return redirect(_pack_from_link(request, page))
         document = page.blank(pack.ref)
         example = request.GET.get("example")
         if example is not None:
@@ -66,8 +69,9 @@ def new_build(request, ruleset: str, kind: str):
             except (ValueError, IndexError):
                 raise Http404("No such example") from None
         elif restored := _restored_draft(request, page, pack.ref):
-            return page.render(request, restored[0], build=None, dirty=True, draft_restored=restored[1])
-        return page.render(request, store.check(document), build=None)
+            return page.render(request, restored[0], build=None, dirty=True, draft_restored=restored[1],
+                               pack_options=pack_options(request, page))
+        return page.render(request, store.check(document), build=None, pack_options=pack_options(request, page))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     notices: list[str] = []
@@ -86,6 +90,24 @@ def new_build(request, ruleset: str, kind: str):
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
         return _redirect(request, build.get_absolute_url())
     return page.render(request, checked, build=None, dirty=True, notices=notices)
+
+
+def pack_options(request, page) -> list[dict]:
+    """The packs a new build may start on besides the default: this browser's uploaded packs of the ruleset
+    whose newest version holds the kind's items."""
+    return [row for row in my_packs(request, page.ruleset.key)
+            if row["latest"].items.filter(category=page.kind.pack_category).exists()]
+
+
+def _pack_from_link(request, page) -> str:
+    """A pasted pack share link (or its id) as the new-build address on that pack's newest version."""
+    found = re.search(r"(?:/packs/)?([A-Za-z0-9_-]{4,32})/?$", request.GET.get("pack_link", "").strip())
+    owner = UserPack.objects.filter(share_id=found.group(1)).first() if found else None
+    newest = max(owner.versions.all(), key=lambda p: p.semver, default=None) if owner else None
+    if newest is None:
+        raise Http404("That is not a pack's share link here.")
+    keep_pack(request, owner)
+    return f"{request.path}?pack={newest.ref}"
 
 
 def chosen_pack(request, page) -> Pack | None:

@@ -180,3 +180,16 @@ def test_upload_errors_are_listed_on_the_page_and_nothing_is_saved(client, packs
 def test_a_new_build_refuses_a_pack_of_another_ruleset(client, packs):
     assert client.get(f"/new/metallurgent/anvil/?pack={BASE}").status_code == 404
     assert client.get("/new/darkmetal/leader/?pack=nope@1.0.0").status_code == 404
+
+
+def test_a_new_build_offers_this_browsers_packs_and_takes_a_pasted_share_link(client, packs):
+    page = client.get("/new/darkmetal/leader/").content.decode()
+    assert "use another pack" in page and "This browser&#x27;s packs" not in page
+    page_upload(client, deep_kit())
+    owner = UserPack.objects.get()
+    page = client.get("/new/darkmetal/leader/").content.decode()
+    assert '<option value="deep-kit@1.0.0">' in page
+    assert '<option value="deep-kit@1.0.0">' not in client.get("/new/metallurgent/anvil/").content.decode()
+    pasted = client.get("/new/darkmetal/leader/", {"pack_link": f"https://elsewhere.test{owner.share_url()}"})
+    assert pasted.status_code == 302 and pasted["Location"] == "/new/darkmetal/leader/?pack=deep-kit@1.0.0"
+    assert client.get("/new/darkmetal/leader/", {"pack_link": "https://x.test/packs/nope/"}).status_code == 404
