@@ -10,7 +10,7 @@ from django.db.models import F
 from django.http import Http404
 
 from catalogue.loader import catalogue_by_ref
-from catalogue.rulesets import resolve
+from catalogue.rulesets import house_rules, resolve
 from catalogue.rulesets.base import BuildError, Catalogue, Linked, Report
 from catalogue.rulesets.spec import Kind, Ruleset
 
@@ -63,6 +63,7 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
     """
     ruleset, kind = resolve(document)
     build = kind.parse(document)
+    house_rules.check(ruleset.house_rules(), ruleset.rules(), build.house_rules)
     catalogue = catalogue_by_ref(build.pack)
     if catalogue is None:
         raise BuildError([{"path": "pack", "message": f"pack {build.pack} is not loaded here"}])
@@ -74,6 +75,7 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
     if kind.links:
         check_link_kinds(ruleset, kind, parsed, saved)
     report = kind.validate(build, catalogue, saved.linked(kind.linked_ids(parsed), depth))
+    house_rules.apply_severity(report, build.house_rules.get("severity", {}))
     return Checked(parsed, ruleset, kind, catalogue, report)
 
 

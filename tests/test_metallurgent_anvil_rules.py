@@ -6,9 +6,8 @@ from catalogue.rulesets.base import BuildError
 from catalogue.rulesets.metallurgent import battlefield as bf
 from catalogue.rulesets.metallurgent import preview as engine
 from catalogue.rulesets.metallurgent.rules import (
-    CLASS_LIMIT,
     MAX_EQUIPMENT,
-    MAX_GEAR,
+    OPTIONS,
     deployment_zone,
     dissipation,
     parse,
@@ -89,7 +88,9 @@ def test_m_r13_hardpoints_need_not_be_filled():
 # --- 3.3 Gear counts -----------------------------------------------------------------------------
 
 def test_m_r26_class_and_equipment_limits_add_up_to_the_gear_limit():
-    assert 3 * CLASS_LIMIT + MAX_EQUIPMENT == MAX_GEAR == 12
+    """The rulebook's numbers, which are the house-rule options' defaults."""
+    class_limit, gear_limit = OPTIONS["weapon-class-limit"].default, OPTIONS["gear-limit"].default
+    assert 3 * class_limit + MAX_EQUIPMENT == gear_limit == 12
 
 
 # --- 3.4 Load ------------------------------------------------------------------------------------

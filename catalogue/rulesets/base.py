@@ -59,6 +59,8 @@ class BuildDocument(Strict):
     format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
     pack: str = Field(pattern=PACK_REF_PATTERN)
     notes: str = Field(default="", max_length=4000)
+    # The table's house rules (see rulesets/house_rules.py); checked against the ruleset's options.
+    house_rules: dict[str, Any] = Field(default_factory=dict, max_length=100)
 
 
 class PackHeader(Strict):

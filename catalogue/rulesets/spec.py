@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from . import rule_index
+from . import house_rules, rule_index
 from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, parse_as
 from .dice import Distribution
 
@@ -213,6 +213,10 @@ class Ruleset:
         document = {"format": BUILD_FORMAT, "ruleset": self.key, "kind": kind.key, "pack": catalogue.pack, **example}
         kind.validate(kind.parse(document), catalogue, {})
         return document
+
+    def house_rules(self) -> dict[str, house_rules.Option]:
+        """The parameters and readings a table may change (severity overrides need no declaring)."""
+        return house_rules.load(self.data_dir) if self.data_dir else {}
 
     def rules(self) -> dict[str, rule_index.Rule]:
         """The rule index, by rule ID (empty for a ruleset without one)."""

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
+from ..house_rules import load, setting
 from . import campaign
 from .schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, LeaderBuild, Splice, Weapon
 
-TRAIT_BUDGET = 3000  # DM-R04
-GEAR_BUDGET = 1500  # DM-R06
 ARP_TO_REP = 10  # DM-R07: allies buy equipment at 1 ARP = 10 Rep
 LEADER_BHP = 3  # DM-R68
 BASE_MOVE = 4
+OPTIONS = load(Path(__file__).parent / "data")  # the house rules: budgets (DM-R04, DM-R06) and readings
 HAND_SLOTS = 2  # DM-R34
 ATTACH_LOCATIONS = 4  # DM-R42
 BACKPACK_SLOTS = 4  # DM-R47
@@ -593,14 +594,15 @@ def check_ally_gear(ally, template, items, path: str, report: Report) -> None:
 def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int, report: Report) -> None:
     trait_spend = sum(trait_cost(min(h, MAX_PURCHASED)) for h in traits_of(build).values())
     extra = build.extra_rep
-    over_traits = max(0, trait_spend - TRAIT_BUDGET)
+    trait_budget, gear_budget = setting(OPTIONS, build, "trait-budget"), setting(OPTIONS, build, "gear-budget")
+    over_traits = max(0, trait_spend - trait_budget)
     if over_traits > extra:
         report.add("DM-R04", "error", "traits",
-                   f"Base Traits cost {trait_spend} Rep; the budget is {TRAIT_BUDGET}"
+                   f"Base Traits cost {trait_spend} Rep; the budget is {trait_budget}"
                    + (f" plus {extra} carried over" if extra else "") + ".",
                    f"Lower a Trait: {over_traits - extra} Rep over.")
     gear_spend = sheet.gear_rep + ally_rep
-    gear_budget = GEAR_BUDGET + max(0, extra - over_traits)
+    gear_budget += max(0, extra - over_traits)
     if gear_spend > gear_budget:
         report.add("DM-R06", "error", "equipment",
                    f"MES, weapons, items and allies cost {gear_spend} Rep; the budget is {gear_budget}.",
@@ -611,10 +613,10 @@ def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int
                    f"Allies paid in ARP cost {ally_arp} ARP; Communication gives {arp} ARP.",
                    "Pay some allies in Rep instead.")
     report.meters[0:0] = [  # the two Rep pools and ARP lead the bars
-        Meter("trait_rep", "Trait Rep", trait_spend, TRAIT_BUDGET + extra, "Rep", "traits"),
+        Meter("trait_rep", "Trait Rep", trait_spend, trait_budget + extra, "Rep", "traits"),
         Meter("gear_rep", "MES, weapons, items, allies", gear_spend, gear_budget, "Rep", "equipment"),
         Meter("arp", "Ally Reputation Points", ally_arp, arp, "ARP", "allies")]
-    report.stats["trait_rep_left"] = Stat("Trait Rep left", TRAIT_BUDGET + extra - trait_spend,
+    report.stats["trait_rep_left"] = Stat("Trait Rep left", trait_budget + extra - trait_spend,
                                           "banked toward the next level of any Trait (DM-R05)", "Rep")
 
 
@@ -687,6 +689,8 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     bonus = next((a.ammo_bonus for a in abilities if a.ammo_bonus), None)
     report.detail["ammo_bonus"] = bonus.model_dump() if bonus else None
     activate = max((n for at, n in GROUP_ACTIVATE.items() if com >= at), default=0)
+    if setting(OPTIONS, build, "group-activate") == "trait" and com >= 2:
+        activate = com // 2  # the house rule: the skill text's "equal to your Communication trait"
     if activate:
         stats["group_activate"] = Stat("Group Activate", activate, "allies activated with the Leader (A-07)")
     report.detail["abilities"] = [{"name": a.name, "skill": SKILLS[a.skill], "level": a.level,

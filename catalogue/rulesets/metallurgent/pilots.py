@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
+from ..house_rules import setting
+from .rules import OPTIONS
 from .schema import ATTRIBUTES, KNOWLEDGES, Learn, PilotBuild, Skill, Specialise
 
 MAX_MARA = 499  # M-R99
@@ -260,6 +262,10 @@ def check_background(pilot: PilotBuild, catalogue: Catalogue, report: Report) ->
         else:
             talents.append(development.talent)
     chosen = Counter(c.knowledge for c in pilot.proficiencies)
+    if setting(OPTIONS, pilot, "proficiency-improvements") == "total" and sum(chosen.values()) > MAX_IMPROVEMENTS:
+        report.add("M-R94", "error", "proficiencies",
+                   f"{sum(chosen.values())} Proficiency improvements; the house rule allows {MAX_IMPROVEMENTS} in all.",
+                   f"Remove {sum(chosen.values()) - MAX_IMPROVEMENTS}.")
     for knowledge, count in chosen.items():
         if count > MAX_IMPROVEMENTS:
             report.add("M-R94", "error", "proficiencies",

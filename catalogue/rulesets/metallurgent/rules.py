@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from ..base import BuildError, Catalogue, Meter, Report, Stat, field_or, pack_problems, parse_as
+from ..house_rules import load, setting
 from .schema import (
     CHIPSET_CARRIERS,
     EQUIPMENT_TYPE_LABELS,
@@ -32,8 +34,7 @@ from .schema import (
 )
 
 METTLE = 6  # M-R90: every playtest Pilot rolls 6d6 until Mettle rules exist
-MAX_GEAR = 12  # M-R05
-CLASS_LIMIT = 2  # M-R20..M-R22
+OPTIONS = load(Path(__file__).parent / "data")  # the house rules: the Gear limit (M-R05), weapons per class (M-R20)
 MAX_EQUIPMENT = 6  # M-R23
 SAME_TYPE_LIMIT = 2  # M-R24
 GAS_DISSIPATION = {"cold": 12, "temperate": 10, "hot": 8}  # M-D24
@@ -86,6 +87,7 @@ class Anvil:
     parts: dict[str, Any]  # slot -> item or None
     gear: list[Mounted]
     condition: dict[str, str] = field(default_factory=dict)
+    house_rules: dict[str, Any] = field(default_factory=dict)
     final: dict[str, Any] = field(init=False)
     working: list[Mounted] = field(init=False)  # Gear not Offline
 
@@ -178,7 +180,7 @@ def resolve(build: AnvilBuild, catalogue: Catalogue) -> Anvil:
             gear.append(Mounted(index, entry, catalogue.items[entry.item], chipsets(index, entry, catalogue, problems)))
     if problems:
         raise BuildError(problems)
-    return Anvil(build.name, parts, gear, dict(build.condition))
+    return Anvil(build.name, parts, gear, dict(build.condition), dict(build.house_rules))
 
 
 def chipsets(index: int, entry: GearEntry, catalogue: Catalogue, problems: list) -> list[Chipset]:
@@ -254,10 +256,11 @@ def check_components(anvil: Anvil, report: Report) -> None:
 
 
 def check_mounting(anvil: Anvil, report: Report) -> None:
-    if len(anvil.gear) > MAX_GEAR:
+    limit = setting(OPTIONS, anvil, "gear-limit")
+    if len(anvil.gear) > limit:
         report.add("M-R05", "error", "gear",
-                   f"{len(anvil.gear)} pieces of Gear mounted; an Anvil carries at most {MAX_GEAR}.",
-                   f"Remove {len(anvil.gear) - MAX_GEAR}.")
+                   f"{len(anvil.gear)} pieces of Gear mounted; an Anvil carries at most {limit}.",
+                   f"Remove {len(anvil.gear) - limit}.")
     for mount in ("core", "left_arm", "right_arm"):
         mounted = anvil.on(mount)
         if not mounted:
@@ -328,16 +331,17 @@ def weapons_by_class(anvil: Anvil) -> dict[str, list[tuple[str, str]]]:
 
 
 def check_gear_counts(anvil: Anvil, report: Report) -> None:
+    limit = setting(OPTIONS, anvil, "weapon-class-limit")
     for (weapon_class, held), code in zip(weapons_by_class(anvil).items(), ("M-R20", "M-R21", "M-R22")):
-        if len(held) > CLASS_LIMIT:
+        if len(held) > limit:
             names = ", ".join(name for _, name in held)
             extra = " (a Weapon Arm's weapon counts as Primary)" if weapon_class == "primary" and any(
                 p in ("left_arm", "right_arm") for p, _ in held) else ""
-            report.add(code, "error", held[CLASS_LIMIT][0],
+            report.add(code, "error", held[limit][0],
                        f"{len(held)} {weapon_class.capitalize()} weapons: {names}{extra}; "
-                       f"at most {CLASS_LIMIT}.",
-                       f"Remove {len(held) - CLASS_LIMIT} {weapon_class.capitalize()} weapon"
-                       f"{'s' if len(held) - CLASS_LIMIT > 1 else ''}.")
+                       f"at most {limit}.",
+                       f"Remove {len(held) - limit} {weapon_class.capitalize()} weapon"
+                       f"{'s' if len(held) - limit > 1 else ''}.")
     equipment = [g for g in anvil.gear if isinstance(g.item, EquipmentBase)]
     if len(equipment) > MAX_EQUIPMENT:
         report.add("M-R23", "error", equipment[MAX_EQUIPMENT].path,
@@ -793,7 +797,7 @@ def derive(anvil: Anvil, report: Report) -> None:
 
 
 def derive_mounts(anvil: Anvil, report: Report) -> None:
-    report.meters.append(Meter("gear", "Gear", len(anvil.gear), MAX_GEAR, "", "gear"))
+    report.meters.append(Meter("gear", "Gear", len(anvil.gear), setting(OPTIONS, anvil, "gear-limit"), "", "gear"))
     for mount in ("core", "left_arm", "right_arm"):
         part = anvil.parts[mount]
         if part is None or isinstance(part, WeaponArm):
