@@ -51,3 +51,27 @@ def share_id(text: Any, path: str) -> str | None:
     if found is None:
         raise problem(path, f"{text[:60]!r} is not a share link")
     return found.group(1)
+
+
+MAX_OVERRIDES = 40
+
+
+def house_rules(post, options) -> dict[str, Any]:
+    """The House rules panel's choices: only what differs from the rulebook is kept."""
+    chosen: dict[str, Any] = {}
+    for key, option in options.items():
+        field = f"hr-{key}"
+        if option.kind == "parameter":
+            value = whole_number(post, field, option.default, option.low, option.high)
+        else:
+            value = choice(post, field, option.choices, option.default)
+        if value != option.default:
+            chosen[key] = value
+    severity = {}
+    for i in range(min(MAX_OVERRIDES, whole_number(post, "hr-severity-count", 0, 0, MAX_OVERRIDES))):
+        rule, level = str(post.get(f"hr-severity-{i}-rule", "")), str(post.get(f"hr-severity-{i}", ""))
+        if rule and level and level != "rulebook":
+            severity[rule[:20]] = level[:10]
+    if severity:
+        chosen["severity"] = severity
+    return chosen

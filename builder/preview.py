@@ -41,7 +41,7 @@ def attacker(request, page: KindPage):
         catalogue = catalogue_by_ref(post["pack"])
         if catalogue is None:
             raise BuildError([{"path": "pack", "message": f"pack {post['pack'][:60]} is not loaded here"}])
-        return store.check(page.document_from_post(post, post["pack"], catalogue, request))
+        return store.check(page.read_post(post, post["pack"], catalogue, request))
     if post.get("attacker"):
         checked = store.check(store.decode(post["attacker"]))
         if checked.kind is not page.kind:

@@ -7,6 +7,7 @@ api_patterns = [
     path("rulesets/", api.rulesets, name="api-rulesets"),
     path("rulesets/<slug:key>/items", api.items, name="api-items"),
     path("rulesets/<slug:key>/examples", api.examples, name="api-examples"),
+    path("rulesets/<slug:key>/house-rules", api.house_rules, name="api-house-rules"),
     path("validate", api.validate, name="api-validate"),
     path("builds", api.create_build, name="api-builds"),
     path("builds/<str:ref>", api.build_detail, name="api-build"),

@@ -80,7 +80,7 @@ def new_build(request, ruleset: str, kind: str):
         catalogue = catalogue_by_ref(pack_ref)
         if catalogue is None:
             raise BuildError([{"path": "pack", "message": f"pack {pack_ref[:60]} is not loaded here"}])
-        checked = store.check(page.document_from_post(request.POST, pack_ref, catalogue, request, notices))
+        checked = store.check(page.read_post(request.POST, pack_ref, catalogue, request, notices))
     except BuildError as error:
         return _bad_input(request, error)
     if request.POST.get("action") == "save":
@@ -138,7 +138,7 @@ def edit_build(request, token: str):
     notices: list[str] = []
     store.check_saved(build)  # a build whose pack is gone cannot be edited here (409)
     try:
-        document = page.document_from_post(request.POST, build.pack_ref, catalogue_by_ref(build.pack_ref),
+        document = page.read_post(request.POST, build.pack_ref, catalogue_by_ref(build.pack_ref),
                                            request, notices)
         checked = store.check(document)
         based_on = forms.whole_number(request.POST, "version", low=0)
@@ -293,7 +293,7 @@ def _restored_draft(request, page, pack_ref: str, build: Build | None = None):
         catalogue = catalogue_by_ref(pack_ref)
         if catalogue is None:
             raise BuildError([{"path": "pack", "message": "pack not loaded"}])
-        checked = store.check(page.document_from_post(form, pack_ref, catalogue, request, []))
+        checked = store.check(page.read_post(form, pack_ref, catalogue, request, []))
     except BuildError:
         checked = None
     if checked is None or (build is not None and (form.get("version") != str(build.version)

@@ -24,10 +24,11 @@ from django.utils.safestring import mark_safe
 from django_htmx.http import trigger_client_event
 from pydantic import BaseModel, ValidationError
 
+from catalogue.rulesets import house_rules
 from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation
 from catalogue.rulesets.spec import Kind, Ruleset
 
-from .. import changes, store
+from .. import changes, forms, store
 from ..charts import qr_data_uri
 from ..session import has_builds
 
@@ -67,6 +68,25 @@ class KindPage:
         """The build document a builder form describes, with the form's action (add, remove, …) applied."""
         raise NotImplementedError
 
+    def read_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                  notices: list[str] | None = None) -> dict[str, Any]:
+        """The kind's document from its form, with the House rules panel's choices, which every kind shares."""
+        document = self.document_from_post(post, pack_ref, catalogue, request, notices)
+        chosen = forms.house_rules(post, self.ruleset.house_rules())
+        return {**document, "house_rules": chosen} if chosen else {k: v for k, v in document.items()
+                                                                   if k != "house_rules"}
+
+    def house_rules_panel(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The House rules panel: each declared option with the build's value, and its severity overrides."""
+        chosen = document.get("house_rules", {})
+        rules = self.ruleset.rules()
+        return {"options": [{"option": o, "value": chosen.get(o.key, o.default)}
+                            for o in self.ruleset.house_rules().values()],
+                "overrides": sorted(chosen.get("severity", {}).items()), "rule_ids": list(rules),
+                "levels": [("rulebook", "as the rulebook"), ("error", "an error"), ("warning", "a warning"),
+                           ("info", "a note"), ("off", "ignored")],
+                "in_use": house_rules.in_use(self.ruleset.house_rules(), rules, chosen)}
+
     def describe(self, document: dict[str, Any]) -> str:
         """One line that tells builds of this kind apart (a Task, a callsign); shown beside the name."""
         return ""
@@ -87,6 +107,7 @@ class KindPage:
         document, report = checked.document, checked.report
         to_fit = set(self.to_fit) if build is None else set()
         return {"page": self, "document": document, "report": report, "stats": report.stats, "meters": report.meters,
+                "house_rules": self.house_rules_panel(document),
                 "pack": checked.catalogue, "subtitle": self.describe(document), "rules_url": self.rules_url(),
                 "issue_links": [{"issue": i, "anchor": self.anchor(i.path)} for i in report.issues],
                 "budgets": [{"meter": m, "label": self.summary_meters.get(m.key, m.label)} for m in report.meters

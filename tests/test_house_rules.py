@@ -1,0 +1,171 @@
+"""House rules: every option of every ruleset changes what it claims in the validator, severities override any
+rule, bad choices are 422s naming them, and the builder, share page and sheet show the house rules in use."""
+import json
+
+import pytest
+
+from builder import store
+from builder.kinds import page_for
+from builder.models import Build
+from catalogue.rulesets import ACTIVE
+from catalogue.rulesets.metallurgent import pilots
+from catalogue.rulesets.metallurgent import rules as m_rules
+from catalogue.rulesets.packs import read_pack
+from tests.refs import pack_ref
+from tests.test_darkmetal_rules import catalogue as dm_catalogue  # noqa: F401  (a fixture)
+from tests.test_darkmetal_rules import check as dm_check
+from tests.test_metallurgent_pilots import catalogue as m_catalogue  # noqa: F401  (a fixture)
+from tests.test_metallurgent_pilots import pilot
+
+OPTIONS = [(r.key, key) for r in ACTIVE.values() for key in r.house_rules()]
+
+
+def codes(report, severity="error"):
+    return {i.code for i in report.issues if i.severity == severity}
+
+
+def test_every_active_ruleset_declares_parameters_and_a_reading():
+    for ruleset in ACTIVE.values():
+        kinds = {o.kind for o in ruleset.house_rules().values()}
+        assert kinds == {"parameter", "reading"}, ruleset.key
+        assert all(o.rule in ruleset.rules() for o in ruleset.house_rules().values()), ruleset.key
+
+
+# --- each option does what it says (one test per option; the list below must name them all) ------------
+
+def test_darkmetal_trait_budget(dm_catalogue):
+    traits = {"ath": 10, "pre": 4}  # 2,700 + 450 = 3,150 Rep
+    assert "DM-R04" in codes(dm_check(dm_catalogue, traits=traits))
+    assert "DM-R04" not in codes(dm_check(dm_catalogue, traits=traits, house_rules={"trait-budget": 3150}))
+
+
+def test_darkmetal_gear_budget(dm_catalogue):
+    armour = {"armor": {"item": "battle-armor"}, "hands": [{"item": "beam-rifle"}, {"item": "heavy-pistol"}],
+              "attach": [{"item": "electrolaser", "at": [3, 4]}]}  # 1,000 + 200 + 20 + 800 Rep
+    assert "DM-R06" in codes(dm_check(dm_catalogue, **armour))
+    report = dm_check(dm_catalogue, house_rules={"gear-budget": 2100}, **armour)
+    assert "DM-R06" not in codes(report)
+    assert next(m for m in report.meters if m.key == "gear_rep").limit == 2100
+
+
+def test_darkmetal_group_activate(dm_catalogue):
+    level_2 = {"traits": {"com": 4}}
+    assert dm_check(dm_catalogue, **level_2).stats["group_activate"].value == 1  # the table
+    assert dm_check(dm_catalogue, house_rules={"group-activate": "trait"}, **level_2).stats["group_activate"].value == 2
+
+
+def anvil_with(examples, predicate):
+    return next(e for e in examples if predicate(e))
+
+
+@pytest.fixture(scope="module")
+def anvils():
+    data = read_pack(ACTIVE["metallurgent"].data_dir / "starter.yaml", ACTIVE)
+    return data.catalogue, [e for e in data.examples if e["kind"] == "anvil"]
+
+
+def test_metallurgent_gear_limit(anvils):
+    catalogue, examples = anvils
+    example = anvil_with(examples, lambda e: len(e["gear"]) >= 2)
+    assert "M-R05" not in codes(m_rules.validate(example, catalogue))
+    limited = {**example, "house_rules": {"gear-limit": len(example["gear"]) - 1}}
+    assert "M-R05" in codes(m_rules.validate(limited, catalogue))
+
+
+def test_metallurgent_weapon_class_limit(anvils):
+    catalogue, examples = anvils
+    most = {id(e): max(len(h) for h in m_rules.weapons_by_class(m_rules.resolve(m_rules.parse(e), catalogue)).values())
+            for e in examples}
+    example = next(e for e in examples if most[id(e)] >= 2)
+    assert not {"M-R20", "M-R21", "M-R22"} & codes(m_rules.validate(example, catalogue))
+    limited = {**example, "house_rules": {"weapon-class-limit": most[id(example)] - 1}}
+    assert {"M-R20", "M-R21", "M-R22"} & codes(m_rules.validate(limited, catalogue))
+
+
+def test_metallurgent_proficiency_improvements(m_catalogue):
+    """Three in Mathematics and one in Language: legal per Knowledge, one too many in all (M-R94)."""
+    document = pilot(m_catalogue, developments=["dev-night-school"] * 3 + ["dev-language-tapes"],
+                     proficiencies=[{"knowledge": "mathematics", "proficiency": p} for p in ("logic", "logic", "statistics")]
+                     + [{"knowledge": "language", "proficiency": "modern"}])
+    assert "M-R94" not in codes(pilots.validate(document, m_catalogue))
+    total = {**document, "house_rules": {"proficiency-improvements": "total"}}
+    assert "M-R94" in codes(pilots.validate(total, m_catalogue))
+
+
+TESTED = {("darkmetal", "trait-budget"), ("darkmetal", "gear-budget"), ("darkmetal", "group-activate"),
+          ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
+          ("metallurgent", "proficiency-improvements")}
+
+
+def test_every_declared_option_has_its_test_above():
+    assert set(OPTIONS) == TESTED
+
+
+# --- severities, bad values, the API ----------------------------------------------------------------------
+
+def document(**fields):
+    return {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader",
+            "pack": pack_ref("darkmetal", "leader"),
+            "name": "House", **fields}
+
+
+def test_a_severity_override_softens_or_drops_a_rule(packs, dm_catalogue):
+    over = document(traits={"ath": 10, "pre": 4})
+    assert not store.check(over).report.legal
+    softened = store.check({**over, "house_rules": {"severity": {"DM-R04": "warning"}}}).report
+    assert softened.legal and "DM-R04" in codes(softened, "warning")
+    dropped = store.check({**over, "house_rules": {"severity": {"DM-R04": "off", "DM-R53": "off"}}}).report
+    assert dropped.legal and not {i.code for i in dropped.issues} & {"DM-R04", "DM-R53"}
+
+
+@pytest.mark.parametrize("house_rules, path", [
+    ({"gear-budjet": 2000}, "house_rules.gear-budjet"),
+    ({"gear-budget": -5}, "house_rules.gear-budget"),
+    ({"gear-budget": "lots"}, "house_rules.gear-budget"),
+    ({"group-activate": "vibes"}, "house_rules.group-activate"),
+    ({"severity": {"DM-R999": "off"}}, "house_rules.severity.DM-R999"),
+    ({"severity": {"DM-R04": "maybe"}}, "house_rules.severity.DM-R04"),
+    ({"severity": "off"}, "house_rules.severity"),
+])
+def test_bad_house_rules_are_a_422_naming_them(client, packs, house_rules, path):
+    response = client.post("/api/validate", data=json.dumps(document(house_rules=house_rules)),
+                           content_type="application/json")
+    assert response.status_code == 422 and path in [p["path"] for p in response.json()["problems"]]
+
+
+def test_the_api_lists_each_rulesets_options(client, packs):
+    body = client.get("/api/rulesets/darkmetal/house-rules").json()
+    options = {o["key"]: o for o in body["options"]}
+    assert options["gear-budget"] == {"key": "gear-budget", "kind": "parameter", "label": options["gear-budget"]["label"],
+                                      "rule": "DM-R06", "text": options["gear-budget"]["text"], "default": 1500,
+                                      "low": 0, "high": 20000}
+    assert set(options["group-activate"]["choices"]) == {"table", "trait"}
+    assert "DM-R18" in body["severity"]["rules"] and body["severity"]["values"] == ["error", "warning", "info", "off"]
+    assert client.get("/api/rulesets/chess/house-rules").status_code == 404
+
+
+# --- the builder panel, the share page and the sheet ----------------------------------------------------
+
+def test_the_panel_saves_house_rules_and_every_page_prints_them(client, packs, dm_catalogue):
+    page = page_for("darkmetal", "leader")
+    base = page.blank(document()["pack"])
+    form = {"pack": base["pack"], "name": "House", "hr-gear-budget": "2000", "hr-group-activate": "table",
+            "hr-severity-count": "1", "hr-severity-0-rule": "DM-R53", "hr-severity-0": "off", "action": "save"}
+    response = client.post("/new/darkmetal/leader/", form)
+    assert response.status_code == 302
+    build = Build.objects.get()
+    assert build.document["house_rules"] == {"gear-budget": 2000, "severity": {"DM-R53": "off"}}
+    edit = client.get(build.get_absolute_url()).content.decode()
+    assert 'name="hr-gear-budget" value="2000"' in edit and "2 in use" in edit
+    share = client.get(build.share_url()).content.decode()
+    assert "House rules:" in share and "DM-R06 MES, weapons, items and allies budget: 2000 (rulebook: 1500)" in share
+    assert "DM-R53" in share and "ignored" in share
+    sheet = "".join(page.sheet_sections(build, store.check_saved(build), "https://x.test/s/a/"))
+    assert "House rules:" in sheet and "2000 (rulebook: 1500)" in sheet
+
+
+def test_house_rules_left_at_the_rulebook_are_not_stored(client, packs):
+    form = {"pack": document()["pack"], "name": "Plain", "hr-gear-budget": "1500", "hr-severity-count": "1",
+            "hr-severity-0-rule": "DM-R53", "hr-severity-0": "rulebook", "action": "save"}
+    client.post("/new/darkmetal/leader/", form)
+    assert not Build.objects.get().document.get("house_rules")
