@@ -82,7 +82,7 @@ class KindPage:
         rules = self.ruleset.rules()
         return {"options": [{"option": o, "value": chosen.get(o.key, o.default)}
                             for o in self.ruleset.house_rules().values()],
-                "overrides": sorted(chosen.get("severity", {}).items()), "rule_ids": list(rules),
+                "overrides": sorted(chosen.get("severity", {}).items()), "rule_ids": [(rule.id, rule.title) for rule in rules.values()],
                 "levels": [("rulebook", "as the rulebook"), ("error", "an error"), ("warning", "a warning"),
                            ("info", "a note"), ("off", "ignored")],
                 "in_use": house_rules.in_use(self.ruleset.house_rules(), rules, chosen)}
