@@ -51,3 +51,20 @@ class BuildVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} v{self.number}"
+
+
+class HouseRulePreset(models.Model):
+    """A named set of house-rule choices (a tournament's, a table's standing rules), shared by link and applied
+    to any build of its ruleset. Never changed once made: a new set is a new preset."""
+
+    share_id = models.CharField(max_length=32, unique=True, default=new_share_id, editable=False)
+    ruleset = models.SlugField(max_length=40)
+    name = models.CharField(max_length=80)
+    choices = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("house-rules-preset", args=[self.share_id])

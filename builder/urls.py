@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import api, packs, preview, views
+from . import api, packs, presets, preview, views
 
 api_patterns = [
     path("rulesets/", api.rulesets, name="api-rulesets"),
@@ -36,6 +36,8 @@ urlpatterns = [
     path("s/<str:share_id>/v/<int:version>/", views.share_version, name="build-version"),
     path("s/<str:share_id>/compare/", views.compare_versions, name="build-compare"),
     path("preview/<slug:ruleset>/<slug:kind>/", preview.panel, name="preview"),
+    path("house-rules/<slug:ruleset>/presets", presets.create, name="house-rules-presets"),
+    path("house-rules/<str:share_id>/", presets.show, name="house-rules-preset"),
     path("packs/", packs.upload, name="pack-upload"),
     path("packs/edit/<str:token>/", packs.edit, name="pack-edit"),
     path("packs/<str:share_id>/", packs.share, name="pack-share"),

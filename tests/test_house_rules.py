@@ -169,3 +169,39 @@ def test_house_rules_left_at_the_rulebook_are_not_stored(client, packs):
             "hr-severity-0-rule": "DM-R53", "hr-severity-0": "rulebook", "action": "save"}
     client.post("/new/darkmetal/leader/", form)
     assert not Build.objects.get().document.get("house_rules")
+
+
+# --- presets: a named set shared by link, applied to any build of the ruleset ---------------------------
+
+def make_preset(client, **fields):
+    form = {"hr-gear-budget": "2000", "hr-severity-count": "1", "hr-severity-0-rule": "DM-R18",
+            "hr-severity-0": "off", "hr-preset-name": "Tuesday league", **fields}
+    return client.post("/house-rules/darkmetal/presets", form)
+
+
+def test_a_preset_is_made_from_the_panel_and_shown_by_link(client, packs):
+    response = make_preset(client)
+    assert response.status_code == 302 and response["Location"].startswith("/house-rules/")
+    page = client.get(response["Location"]).content.decode()
+    assert "Tuesday league" in page and "DM-R06 MES, weapons, items and allies budget:</strong> 2000" in page
+    assert "DM-R18" in page and "ignored" in page
+
+
+def test_applying_a_preset_sets_the_builds_house_rules(client, packs):
+    link = "https://table.test" + make_preset(client)["Location"]
+    form = {"pack": pack_ref("darkmetal", "leader"), "name": "League", "action": "apply_preset", "hr-preset": link}
+    page = client.post("/new/darkmetal/leader/", form).content.decode()
+    assert 'name="hr-gear-budget" value="2000"' in page and "2 in use" in page
+
+
+@pytest.mark.parametrize("fields, path", [({"hr-preset-name": ""}, "hr-preset-name"),
+                                          ({"hr-gear-budget": "-1"}, "hr-gear-budget")])
+def test_a_bad_preset_is_refused_naming_the_field(client, packs, fields, path):
+    response = make_preset(client, **fields)
+    assert response.status_code == 422 and path in response.content.decode()
+
+
+def test_a_preset_of_another_ruleset_or_link_does_not_apply(client, packs):
+    link = make_preset(client)["Location"]
+    form = {"pack": pack_ref("metallurgent", "pilot"), "name": "P", "xp": "0", "action": "apply_preset", "hr-preset": link}
+    assert client.post("/new/metallurgent/pilot/", form).status_code == 422

@@ -28,7 +28,7 @@ from catalogue.rulesets import house_rules
 from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation
 from catalogue.rulesets.spec import Kind, Ruleset
 
-from .. import changes, forms, store
+from .. import changes, forms, presets, store
 from ..charts import qr_data_uri
 from ..session import has_builds
 
@@ -73,6 +73,8 @@ class KindPage:
         """The kind's document from its form, with the House rules panel's choices, which every kind shares."""
         document = self.document_from_post(post, pack_ref, catalogue, request, notices)
         chosen = forms.house_rules(post, self.ruleset.house_rules())
+        if post.get("action") == "apply_preset":
+            chosen = presets.choices_of(post.get("hr-preset", ""), self.ruleset)
         return {**document, "house_rules": chosen} if chosen else {k: v for k, v in document.items()
                                                                    if k != "house_rules"}
 
