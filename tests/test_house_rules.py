@@ -1,6 +1,7 @@
 """House rules: every option of every ruleset changes what it claims in the validator, severities override any
 rule, bad choices are 422s naming them, and the builder, share page and sheet show the house rules in use."""
 import json
+from html import escape
 
 import pytest
 
@@ -205,3 +206,17 @@ def test_a_preset_of_another_ruleset_or_link_does_not_apply(client, packs):
     link = make_preset(client)["Location"]
     form = {"pack": pack_ref("metallurgent", "pilot"), "name": "P", "xp": "0", "action": "apply_preset", "hr-preset": link}
     assert client.post("/new/metallurgent/pilot/", form).status_code == 422
+
+
+@pytest.mark.parametrize("ruleset, key", OPTIONS)
+def test_every_option_in_use_is_printed_on_the_sheet(packs, ruleset, key):
+    spec = ACTIVE[ruleset]
+    option = spec.house_rules()[key]
+    value = option.low if option.kind == "parameter" and option.low != option.default else (
+        option.high if option.kind == "parameter" else next(c for c in option.choices if c != option.default))
+    kind = spec.kinds[0]
+    page = page_for(ruleset, kind.key)
+    document = {**page.blank(pack_ref(ruleset, kind.key)), "house_rules": {key: value}}
+    checked = store.check(document)
+    sheet = "".join(page.sheet_sections(Build(share_id="x", name="x", version=1), checked, "https://x.test/s/x/"))
+    assert escape(f"{option.rule} {option.label}: {option.describe(value)}") in sheet
