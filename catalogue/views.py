@@ -5,12 +5,13 @@ from collections import Counter
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 
 from .loader import catalogue_for, find_pack, latest_pack_with
 from .models import Pack
 from .rulesets import ACTIVE
+from .rulesets.packs import to_csv
 
 HIDDEN_COLUMNS = {"key", "name", "description"}
 
@@ -62,6 +63,22 @@ def browse(request, ruleset: str):
                   items_table(request, spec, pack, category, spec.category_labels, {"pack": ref} if ref else {}))
 
 
+def export_csv(request, ruleset: str):
+    """One category of a Hardpoint pack as CSV: a spreadsheet to start your own pack from, which uploads back."""
+    spec = ACTIVE.get(ruleset)
+    category = request.GET.get("category", "")
+    if spec is None or category not in spec.categories:
+        raise Http404("No such ruleset or category")
+    ref = request.GET.get("pack")
+    pack = find_pack(ref) if ref else latest_pack_with(ruleset, category)
+    if pack is None or pack.source not in Pack.PUBLIC or pack.ruleset.key != spec.key:
+        raise Http404("No such pack")
+    items = [item.model_dump(mode="json", exclude_defaults=True) for item in catalogue_for(pack).of(category)]
+    response = HttpResponse(to_csv(items), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{category}.csv"'
+    return response
+
+
 def items_table(request, spec, pack: Pack, category: str, categories, keep: dict[str, str],
                 only: set[str] | None = None) -> dict[str, Any]:
     """One category of a pack as a table sortable by any column and searchable by name or description, with
@@ -96,6 +113,7 @@ def items_table(request, spec, pack: Pack, category: str, categories, keep: dict
                         for note in (spec.effect_notes(pack.name, category, row["item"].key) if spec.effect_notes else [])]
     return {
         "ruleset": spec, "pack": pack, "category": category, "categories": categories,
+        "category_label": categories.get(category, category),
         "columns": [{"name": c, "label": spec.stat_label(c),
                      "sort": ("-" if field == c and not descending else "") + c,
                      "active": field == c, "descending": descending} for c in columns],

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.base import PackError, PackUnreadable
-from catalogue.rulesets.packs import MAX_UNZIPPED, MAX_UPLOAD, read_pack, read_upload
+from catalogue.rulesets.packs import MAX_UNZIPPED, MAX_UPLOAD, read_pack, read_upload, to_csv
 
 STARTER = ACTIVE["metallurgent"].data_dir / "starter.yaml"
 RULEBOOK = ACTIVE["darkmetal"].data_dir / "rulebook.yaml"
@@ -243,3 +243,13 @@ def test_no_csv_text_raises_anything_but_a_pack_error(text):
         upload(("key,name,damage\n" + text).encode(), "weapon.csv", HEADER)
     except PackError:
         pass
+
+
+@pytest.mark.parametrize("path, category", [(path, category) for path in (STARTER, RULEBOOK)
+                                            for category in sorted(set(read_pack(path, ACTIVE).catalogue.categories.values()))])
+def test_a_category_exported_as_csv_uploads_back_to_the_same_items(path, category):
+    source = read_pack(path, ACTIVE).catalogue
+    items = [item.model_dump(mode="json", exclude_defaults=True) for item in source.of(category)]
+    header = {**(HEADER if path == STARTER else DM_HEADER), "category": category}
+    data = upload(to_csv(items).encode(), f"{category}.csv", header)
+    assert [data.catalogue.items[i["key"]] for i in items] == source.of(category)

@@ -193,3 +193,14 @@ def test_a_new_build_offers_this_browsers_packs_and_takes_a_pasted_share_link(cl
     pasted = client.get("/new/darkmetal/leader/", {"pack_link": f"https://elsewhere.test{owner.share_url()}"})
     assert pasted.status_code == 302 and pasted["Location"] == "/new/darkmetal/leader/?pack=deep-kit@1.0.0"
     assert client.get("/new/darkmetal/leader/", {"pack_link": "https://x.test/packs/nope/"}).status_code == 404
+
+
+def test_a_category_downloads_as_csv_to_start_a_pack_from(client, packs):
+    response = client.get("/catalogue/darkmetal/export.csv", {"category": "splice"})
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert response.content.decode().startswith("key,name,description,cost,score")
+    assert 'filename="splice.csv"' in response["Content-Disposition"]
+    assert "export.csv?category=splice" in client.get("/catalogue/darkmetal/", {"category": "splice"}).content.decode()
+    assert client.get("/catalogue/darkmetal/export.csv", {"category": "jetpack"}).status_code == 404
+    api_upload(client, deep_kit())
+    assert client.get("/catalogue/darkmetal/export.csv", {"category": "weapon", "pack": "deep-kit@1.0.0"}).status_code == 404

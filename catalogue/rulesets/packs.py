@@ -18,7 +18,7 @@ import io
 import json
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -52,6 +52,7 @@ class Entries:
 
     category: str
     items: list[tuple[str, Any]]
+    blanks: dict[int, set[str]] = field(default_factory=dict)  # CSV: per item, the columns left empty
 
 
 class Problems:
@@ -159,7 +160,7 @@ def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
     doubled = sorted({c for c in columns if columns.count(c) > 1 and c})
     if doubled:
         raise PackError(f"{where}: row 1: the column {', '.join(doubled)[:60]} is named twice; keep one")
-    items, problems = [], Problems()
+    items, problems, blanks = [], Problems(), {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -168,9 +169,11 @@ def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
                          f"hold commas")
             continue
         item: dict[str, Any] = {}
+        blank = blanks[len(items)] = set()
         for column, cell in zip(columns, row):
             cell = cell.strip()
             if not cell or not column:
+                blank.add(column)
                 continue
             if len(cell) > MAX_CELL:
                 problems.add(f"{where}: row {number}: field '{column[:40]}': {len(cell)} characters; at most "
@@ -182,7 +185,7 @@ def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
                 problems.add(f"{where}: row {number}: field '{column[:40]}': {exc}")
         items.append((f"{where} row {number}", item))
     problems.raise_any()
-    return [Entries(category, items)]
+    return [Entries(category, items, blanks)]
 
 
 def _cell(text: str) -> Any:
@@ -327,6 +330,57 @@ def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: byt
     return PackData(header, catalogue, full_examples, hashlib.sha256(raw).hexdigest(), path)
 
 
+def _validated(adapter: TypeAdapter, entry: Any, blanks: set[str] | None) -> Any:
+    """An item checked by its model. A CSV cell is text and an empty one means "not given", so where the model
+    refuses that, the cell is read again as the model needs: a number for a field of fixed numbers (Knowledge
+    level 1, 3 or 5), none for a field that must be given but may be empty (a Chipset's unprinted cost)."""
+    try:
+        return adapter.validate_python(entry)
+    except ValidationError as exc:
+        if blanks is None or not isinstance(entry, dict):
+            raise
+        fixed, changed = _copy(entry), False
+        for error in exc.errors(include_url=False):
+            loc = [str(step) for step in error["loc"]]
+            if error["type"] == "missing" and ".".join(loc) in blanks:
+                _set(fixed, loc, None)
+                changed = True
+            elif error["type"] in ("literal_error", "int_type", "float_type") and isinstance(error["input"], str):
+                number = _number(error["input"])
+                if number is not None:
+                    _set(fixed, loc, number)
+                    changed = True
+        if not changed:
+            raise
+        return adapter.validate_python(fixed)
+
+
+def _number(text: str) -> int | float | None:
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return None
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return list(map(_copy, value)) if isinstance(value, list) else value
+
+
+def _set(item: dict, loc: list[str], value: Any) -> None:
+    node: Any = item
+    for step in loc[:-1]:
+        node = node[int(step)] if isinstance(node, list) else node.setdefault(step, {})
+    if isinstance(node, list):
+        node[int(loc[-1])] = value
+    else:
+        node[loc[-1]] = value
+
+
 def _items(entries: list[list[Entries]], ruleset: Any, items: dict, categories: dict, base: str | None) -> None:
     """Check every item of every category into `items` (after the base pack's); all problems at once."""
     problems, inherited, added = Problems(), set(items), 0
@@ -344,7 +398,7 @@ def _items(entries: list[list[Entries]], ruleset: Any, items: dict, categories: 
             label = f"{origin}: {group.category} item '{str(key)[:40]}'" if key else \
                 f"{origin}: {group.category} item #{position + 1}"
             try:
-                item = adapter.validate_python(entry)
+                item = _validated(adapter, entry, group.blanks.get(position))
             except ValidationError as exc:
                 problems.found += [f"{label}: {p}" for p in _field_problems(exc, model, ".csv" in origin)]
                 continue
@@ -355,3 +409,31 @@ def _items(entries: list[list[Entries]], ruleset: Any, items: dict, categories: 
             items[item.key], categories[item.key] = item, group.category
             added += 1
     problems.raise_any()
+
+
+def to_csv(items: list[dict[str, Any]]) -> str:
+    """Items of one category as the CSV an upload reads back: nested objects as dotted columns, lists as JSON.
+    Give items without their defaults (`exclude_defaults`), so an empty cell always means the default."""
+    rows = [_flat_cells(item) for item in items]
+    columns = list(dict.fromkeys(column for row in rows for column in row))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _flat_cells(value: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    cells: dict[str, str] = {}
+    for key, inner in value.items():
+        if isinstance(inner, dict) and inner:
+            cells.update(_flat_cells(inner, f"{prefix}{key}."))
+        elif inner is None:
+            cells[f"{prefix}{key}"] = ""
+        elif isinstance(inner, (list, dict)):  # an empty one too: it differs from the field's default
+            cells[f"{prefix}{key}"] = json.dumps(inner, ensure_ascii=False)
+        elif isinstance(inner, bool):
+            cells[f"{prefix}{key}"] = "true" if inner else "false"
+        else:
+            cells[f"{prefix}{key}"] = str(inner)
+    return cells
