@@ -9,12 +9,13 @@ from builder import store
 from builder.kinds import page_for
 from builder.models import Build
 from catalogue.rulesets import ACTIVE
-from catalogue.rulesets.metallurgent import pilots
+from catalogue.rulesets.metallurgent import pilots, squads
 from catalogue.rulesets.metallurgent import rules as m_rules
 from catalogue.rulesets.packs import read_pack
 from tests.refs import pack_ref
 from tests.test_darkmetal_rules import catalogue as dm_catalogue  # noqa: F401  (a fixture)
 from tests.test_darkmetal_rules import check as dm_check
+from tests.test_darkmetal_rules import mods
 from tests.test_metallurgent_pilots import catalogue as m_catalogue  # noqa: F401  (a fixture)
 from tests.test_metallurgent_pilots import pilot
 
@@ -93,9 +94,30 @@ def test_metallurgent_proficiency_improvements(m_catalogue):
     assert "M-R94" in codes(pilots.validate(total, m_catalogue))
 
 
+def test_darkmetal_bonus_level(dm_catalogue):
+    """Cat Reflexes lifts Instinct 1 to an effective 1½, which earns an Attribute Fate unless only the bought
+    level counts (A-10)."""
+    cat = mods(dm_catalogue, "cat-reflexes")
+    instinct = lambda report: next(t for t in report.detail["traits"] if t["trait"] == "ins")  # noqa: E731
+    assert instinct(dm_check(dm_catalogue, traits={"ins": 2}, modifications=cat))["fate"] == 1
+    assert instinct(dm_check(dm_catalogue, traits={"ins": 2}, modifications=cat,
+                             house_rules={"bonus-level": "bought"}))["fate"] == 0
+
+
+def test_metallurgent_platoon_initiative():
+    """T-72B (6) and M60A3 (5) average 5.5: 6 rounded up as the book says (M-R82), 5 rounded down."""
+    catalogue = read_pack(ACTIVE["metallurgent"].data_dir / "units.yaml", ACTIVE).catalogue
+    document = {"format": "hardpoint.build/1", "ruleset": "metallurgent", "kind": "squad", "pack": catalogue.pack,
+                "name": "Armour", "platoons": [{"name": "Tanks", "members": [{"unit": "t-72b-mbt"}, {"unit": "m60a3-mbt"}]}]}
+    platoon = lambda d: squads.validate(d, catalogue).detail["platoons"][0]  # noqa: E731
+    assert platoon(document)["initiative"] == 6
+    down = platoon({**document, "house_rules": {"platoon-initiative": "down"}})
+    assert down["initiative"] == 5 and "floor((6 + 5) / 2)" in down["explain"]
+
+
 TESTED = {("darkmetal", "trait-budget"), ("darkmetal", "gear-budget"), ("darkmetal", "group-activate"),
-          ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
-          ("metallurgent", "proficiency-improvements")}
+          ("darkmetal", "bonus-level"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
+          ("metallurgent", "proficiency-improvements"), ("metallurgent", "platoon-initiative")}
 
 
 def test_every_declared_option_has_its_test_above():

@@ -654,7 +654,8 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     for trait in TRAITS:
         base = traits[trait]
         effective = base + 2 * sheet.trait_mods[trait]
-        fate, reserve = fates_and_reserves(min(MAX_PURCHASED, max(base, int(effective))))
+        earning = base if setting(OPTIONS, build, "bonus-level") == "bought" else max(base, int(effective))
+        fate, reserve = fates_and_reserves(min(MAX_PURCHASED, earning))
         if trait in ("kno", "com"):
             fate, reserve = 0, []
         rows.append({"trait": trait, "name": TRAIT_NAMES[trait], "base": level(base),

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
-from .rules import deployment_zone
+from ..house_rules import setting
+from .rules import OPTIONS, deployment_zone
 from .schema import SquadBuild
 
 PLATOON_SLOTS = 4  # M-R80
@@ -112,12 +113,13 @@ def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] 
                        f"{platoon.name} fills {slots} of {PLATOON_SLOTS} slots ({shares}): an Anvil takes all four, "
                        f"a unit with more than three Components two, others one.", "Move units to another Platoon.")
         known = [u.initiative for u in units if u.initiative is not None]
-        initiative = math.ceil(sum(known) / len(known)) if known else None  # M-R82, rounded up (M-R00)
+        rounding = math.floor if setting(OPTIONS, squad, "platoon-initiative") == "down" else math.ceil
+        initiative = rounding(sum(known) / len(known)) if known else None  # M-R82, rounded up (M-R00)
         platoons.append({
             "index": i, "name": platoon.name, "slots": slots, "initiative": initiative,
             "zone": deployment_zone(initiative) if initiative is not None else "—",
-            "explain": (f"ceil(({' + '.join(str(v) for v in known)}) / {len(known)}) (M-R82)" if known else
-                        "no unit with a known Initiative"),
+            "explain": (f"{rounding.__name__}(({' + '.join(str(v) for v in known)}) / {len(known)}) (M-R82)"
+                        if known else "no unit with a known Initiative"),
             "units": [u.__dict__ for u in units],
         })
         report.meters.append(Meter(f"platoon_{i}_slots", f"{platoon.name} slots", slots, PLATOON_SLOTS, "", path))
