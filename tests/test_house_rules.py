@@ -115,8 +115,27 @@ def test_metallurgent_platoon_initiative():
     assert down["initiative"] == 5 and "floor((6 + 5) / 2)" in down["explain"]
 
 
+def test_darkmetal_ally_value(dm_catalogue):
+    """A Standard Infantry with a Heavy Rifle against Max Ally Value 100 (Communication 1): its gear counts too,
+    unless the table counts the tier alone (A-42)."""
+    ally = {"name": "Ash", "template": "recruit", "paid_with": "rep", "deployed": True, "armor": None,
+            "weapons": ["melee-weapon", "heavy-rifle"], "items": []}
+    value = lambda report: next(m for m in report.meters if m.key == "ally_value").used  # noqa: E731
+    with_gear = dm_check(dm_catalogue, traits={"com": 2}, allies=[ally])
+    tier_only = dm_check(dm_catalogue, traits={"com": 2}, allies=[ally], house_rules={"ally-value": "tier"})
+    assert value(with_gear) == value(tier_only) + 35
+
+
+def test_darkmetal_injury_rep_bonus(dm_catalogue):
+    twice = {"injury_rule": True, "campaign": 1, "injuries": [{"item": "eye-damage", "campaign": 0},
+                                                               {"item": "eye-damage", "campaign": 1}]}
+    assert dm_check(dm_catalogue, **twice).stats["injury_rep_bonus"].value == 10
+    each = dm_check(dm_catalogue, house_rules={"injury-rep-bonus": "each-time"}, **twice)
+    assert each.stats["injury_rep_bonus"].value == 20
+
+
 TESTED = {("darkmetal", "trait-budget"), ("darkmetal", "gear-budget"), ("darkmetal", "group-activate"),
-          ("darkmetal", "bonus-level"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
+          ("darkmetal", "bonus-level"), ("darkmetal", "ally-value"), ("darkmetal", "injury-rep-bonus"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
           ("metallurgent", "proficiency-improvements"), ("metallurgent", "platoon-initiative")}
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import BuildError, Catalogue, Report, Stat
+from ..house_rules import setting
 from . import rules
 from .schema import Ally, LeaderBuild
 
@@ -240,13 +241,14 @@ def injure(build: LeaderBuild, items, sheet, report: Report) -> None:
             sheet.trait_mods[trait] += value
         sheet.move += injury.move
         first[taken.item] = min(first.get(taken.item, taken.campaign), taken.campaign)
-    bonus = 0
     for key, campaign in first.items():
         injury = items[key]
         if build.campaign - campaign >= injury.boon_after:
             for trait, value in injury.boon_traits.items():
                 sheet.trait_mods[trait] += value
-        bonus += injury.rep_bonus
+    # DM-R71 reading: the Rep bonus counts once per different injury, like the boon, unless the table says each time.
+    each_time = setting(rules.OPTIONS, build, "injury-rep-bonus") == "each-time"
+    bonus = sum(items[key].rep_bonus for key in ([t.item for t in build.injuries] if each_time else first))
     report.stats["injury_rep_bonus"] = Stat(
         "Injury Rep bonus", bonus, "10% more Rep each scenario per injury taken, Broken Rib aside, rounded up (DM-R71)",
         "%")

@@ -543,7 +543,8 @@ def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tu
         hire_rep = template_cost(template, catalogue)[0]
         gear_rep = weapons_rep(ally.weapons, template, catalogue) + sum(items[k].cost or 0 for k in ally.items)
         gear_rep += items[ally.armor].cost if ally.armor else 0
-        value = hire_rep + gear_rep  # what counts toward Max Ally Value
+        # what counts toward Max Ally Value (its tier and gear; a house rule may count the tier alone)
+        value = hire_rep + (0 if setting(OPTIONS, build, "ally-value") == "tier" else gear_rep)
         rep, arp = campaign.charges(build, ally, catalogue, gear_rep)
         rep_total, arp_total = rep_total + rep, arp_total + arp
         if ally.deployed:
