@@ -134,9 +134,20 @@ def test_darkmetal_injury_rep_bonus(dm_catalogue):
     assert each.stats["injury_rep_bonus"].value == 20
 
 
+def test_metallurgent_bare_knowledge(m_catalogue):
+    """A Lifepath's Knowledge with no Proficiency bought rolls 4+, or 5+ under the house rule (8.3 #40)."""
+    document = pilot(m_catalogue, lifepath="thaw-bloc-drifter")
+    knowledge = lambda report: next(k for k in report.detail["knowledges"] if k["held"])  # noqa: E731
+    held = knowledge(pilots.validate(document, m_catalogue))
+    assert {p["criterion"] for p in held["proficiencies"]} == {4}
+    bare = knowledge(pilots.validate({**document, "house_rules": {"bare-knowledge": "unproficient"}}, m_catalogue))
+    assert bare["key"] == held["key"] and {p["criterion"] for p in bare["proficiencies"]} == {5}
+
+
 TESTED = {("darkmetal", "trait-budget"), ("darkmetal", "gear-budget"), ("darkmetal", "group-activate"),
           ("darkmetal", "bonus-level"), ("darkmetal", "ally-value"), ("darkmetal", "injury-rep-bonus"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
-          ("metallurgent", "proficiency-improvements"), ("metallurgent", "platoon-initiative")}
+          ("metallurgent", "proficiency-improvements"), ("metallurgent", "platoon-initiative"),
+          ("metallurgent", "bare-knowledge")}
 
 
 def test_every_declared_option_has_its_test_above():

@@ -285,13 +285,15 @@ def check_background(pilot: PilotBuild, catalogue: Catalogue, report: Report) ->
     return Background(attributes, knowledges, granted, proficiency, talents)
 
 
-def criterion(knowledge: str, proficiency: str, background: Background) -> int:
+def criterion(knowledge: str, proficiency: str, background: Background, bare: str = "base") -> int:
     """M-R93 / M-D30: 4+ with the Knowledge, −1 per Proficiency level (never below 2+), 5+ without it.
 
-    Readings: a Knowledge held without a Proficiency rolls the base 4+ (digest 8.3 #40); each further level
-    of one Proficiency is one step easier again (8.3 #39).
+    Readings: a Knowledge held without a Proficiency rolls the base 4+ (digest 8.3 #40; the house rule `bare`
+    "unproficient" reads it as 5+); each further level of one Proficiency is one step easier again (8.3 #39).
     """
     if knowledge not in background.knowledges:
+        return 5
+    if bare == "unproficient" and not any(level for (k, _), level in background.proficiency.items() if k == knowledge):
         return 5
     return max(2, 4 - background.proficiency[(knowledge, proficiency)])
 
@@ -315,7 +317,8 @@ def derive(pilot: PilotBuild, catalogue: Catalogue, ledger: Ledger, background: 
     report.detail["knowledges"] = [
         {"knowledge": k.title(), "key": k, "held": k in background.knowledges, "granted": background.granted[k],
          "proficiencies": [{"name": p.title(), "key": p, "level": background.proficiency[(k, p)],
-                            "criterion": criterion(k, p, background)} for p in KNOWLEDGES[k]]}
+                            "criterion": criterion(k, p, background, setting(OPTIONS, pilot, "bare-knowledge"))}
+                           for p in KNOWLEDGES[k]]}
         for k in KNOWLEDGES]
     report.detail["talents"] = background.talents
     tree = skill_tree(catalogue)
