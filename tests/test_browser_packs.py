@@ -55,3 +55,17 @@ def test_upload_a_csv_pack_build_with_it_publish_and_upgrade(page, tmp_path):
     expect(page.locator("#hand-1")).to_have_value("spike-knuckles")
     expect(page.locator("#hand-2")).to_have_value("")
     expect(page.locator(".newer-pack")).to_have_count(0)
+
+
+def test_house_rules_change_the_budgets_live_and_survive_the_save(page):
+    page.goto("/new/darkmetal/leader/")
+    page.locator("#house-rules summary").click()
+    page.fill("#hr-gear-budget", "2000")
+    page.locator("#hr-gear-budget").dispatch_event("change")
+    expect(page.locator("[data-meter=gear_rep]").first).to_contain_text("/ 2000")
+    expect(page.locator("#house-rules summary")).to_contain_text("1 in use")
+    page.get_by_role("button", name="Save and get links").click()
+    expect(page.locator("#links")).to_be_visible()
+    expect(page.locator("#hr-gear-budget")).to_have_value("2000")
+    page.goto(page.locator("#share-link").input_value())
+    expect(page.locator(".house-rules-in-use")).to_contain_text("MES, weapons, items and allies budget: 2000")
