@@ -144,8 +144,24 @@ def test_metallurgent_bare_knowledge(m_catalogue):
     assert bare["key"] == held["key"] and {p["criterion"] for p in bare["proficiencies"]} == {5}
 
 
+def test_darkmetal_bonus_arp(dm_catalogue):
+    assert dm_check(dm_catalogue, traits={"com": 8}).stats["bonus_arp"].value == 40  # level 4: each whole level
+    assert dm_check(dm_catalogue, traits={"com": 8}, house_rules={"bonus-arp": "two-levels"}).stats["bonus_arp"].value == 20
+
+
+def test_darkmetal_sys_negation(dm_catalogue):
+    """Eye Replacement under Combat Armor (Sys 1): its +1 Awareness is cancelled; its −1 Instinct stays unless
+    the table cancels drawbacks too (A-28)."""
+    kit = {"armor": {"item": "combat-armor"}, "modifications": mods(dm_catalogue, "eye-replacement")}
+    ins = lambda report: next(t for t in report.detail["traits"] if t["trait"] == "ins")["modifier"]  # noqa: E731
+    base = ins(dm_check(dm_catalogue, armor={"item": "combat-armor"}))
+    assert ins(dm_check(dm_catalogue, **kit)) == base - 1
+    assert ins(dm_check(dm_catalogue, house_rules={"sys-negation": "everything"}, **kit)) == base
+
+
 TESTED = {("darkmetal", "trait-budget"), ("darkmetal", "gear-budget"), ("darkmetal", "group-activate"),
-          ("darkmetal", "bonus-level"), ("darkmetal", "ally-value"), ("darkmetal", "injury-rep-bonus"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
+          ("darkmetal", "bonus-level"), ("darkmetal", "ally-value"), ("darkmetal", "injury-rep-bonus"),
+          ("darkmetal", "bonus-arp"), ("darkmetal", "sys-negation"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
           ("metallurgent", "proficiency-improvements"), ("metallurgent", "platoon-initiative"),
           ("metallurgent", "bare-knowledge")}
 

@@ -54,9 +54,11 @@ def knowledge_points(half_steps: int) -> int:
     return half_steps * (half_steps + 1) // 2
 
 
-def bonus_arp(com_half_steps: int) -> int:
-    """DM-R08: +10 ARP at each whole Communication level (A-05: the table, not "every 2 levels")."""
-    return 10 * (min(com_half_steps, MAX_PURCHASED) // 2)
+def bonus_arp(com_half_steps: int, every: str = "level") -> int:
+    """DM-R08: +10 ARP at each whole Communication level (A-05: the table, not "every 2 levels", which a house rule
+    may choose: `every` "two-levels")."""
+    levels = min(com_half_steps, MAX_PURCHASED) // 2
+    return 10 * (levels // 2 if every == "two-levels" else levels)
 
 
 def pool(half_steps: float) -> int:
@@ -102,6 +104,7 @@ class Sheet:
     backpack_used: int = 0
     negated: list[str] = field(default_factory=list)
     skill_bonus: dict[str, int] = field(default_factory=dict)  # Knowledge Skill levels MES add (Cuttle Skin)
+    negate_drawbacks: bool = False  # the A-28 house rule: Sys armour cancels an MES's drawbacks too
     gear_rep: int = 0  # MES, weapons and items paid from the 1,500 pool
     installed: list[str] = field(default_factory=list)
 
@@ -139,7 +142,7 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     report = Report()
     campaign.check(build, catalogue, report)
     items = catalogue.items
-    sheet = Sheet()
+    sheet = Sheet(negate_drawbacks=setting(OPTIONS, build, "sys-negation") == "everything")
     check_traits(build, report)
     check_knowledge(build, report)
     wear_armor(build, items, sheet, report)
@@ -315,7 +318,7 @@ def apply_conditions(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, rep
 
 def add_effects(effects, sheet: Sheet, negated: bool = False) -> None:
     def add(value: float) -> float:
-        return 0 if negated and value > 0 else value
+        return 0 if negated and (value > 0 or sheet.negate_drawbacks) else value
 
     for trait, value in effects.traits.items():
         sheet.trait_mods[trait] += add(value)
@@ -323,7 +326,7 @@ def add_effects(effects, sheet: Sheet, negated: bool = False) -> None:
     sheet.ahp += add(effects.ahp)
     sheet.armor += add(effects.armor)
     sheet.power += add(effects.power)
-    sheet.bulk += effects.bulk  # Bulk is a drawback, never negated
+    sheet.bulk += add(effects.bulk) if sheet.negate_drawbacks else effects.bulk  # a drawback: kept (A-28)
     sheet.move += add(effects.move)
     sheet.attach_capacity += add(effects.attach_points)
     for skill, value in effects.skills.items():
@@ -608,7 +611,7 @@ def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int
         report.add("DM-R06", "error", "equipment",
                    f"MES, weapons, items and allies cost {gear_spend} Rep; the budget is {gear_budget}.",
                    f"Sell or leave out {gear_spend - gear_budget} Rep of gear.")
-    arp = bonus_arp(traits_of(build)["com"])
+    arp = bonus_arp(traits_of(build)["com"], setting(OPTIONS, build, "bonus-arp"))
     if ally_arp > arp:
         report.add("DM-R07", "error", "allies",
                    f"Allies paid in ARP cost {ally_arp} ARP; Communication gives {arp} ARP.",
@@ -679,7 +682,8 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     stats["general_fate"] = Stat("General Fate", 1 + (com >= 10), "1, +1 at Communication 5 (DM-R69)")
     stats["max_allies"] = Stat("Max # Allies", MAX_ALLIES[com], f"Communication {level(com)} (A-06: blanks carried forward)")
     stats["max_ally_value"] = Stat("Max Ally Value", trait_cost(com), "the cost of the Communication level", "Rep")
-    stats["bonus_arp"] = Stat("Bonus ARP", bonus_arp(com), "10 at each whole Communication level (DM-R08)", "ARP")
+    stats["bonus_arp"] = Stat("Bonus ARP", bonus_arp(com, setting(OPTIONS, build, "bonus-arp")),
+                              "10 at each whole Communication level (DM-R08)", "ARP")
     report.meters.append(Meter("attach", "Attach Points", sheet.attach_used,
                                min(ATTACH_LOCATIONS, sheet.attach_capacity), "", "attach"))
     report.meters.append(Meter("backpack", "Backpack Slots", sheet.backpack_used,
