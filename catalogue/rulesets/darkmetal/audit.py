@@ -3,8 +3,8 @@ models it (issue 12). Kept in `data/audit/<category>.yaml`, one mapping per pack
 
     glute-capacitor:
       - {says: "2 Power", field: effects.power}
-    leg-splicing-3:
-      - {says: "With Second Heart", rule: DM-R31, test: test_dm_r31_leg_splicing_3_free_dashes_on_the_sheet}
+    functional-tail:
+      - {says: "if Bulk = 0", rule: DM-R31, test: test_dm_r31_functional_tail_holds_only_at_bulk_0_on_the_final_build}
     hormone-booster:
       - {says: "Takes 1 Action", text_only: at_table}
 
