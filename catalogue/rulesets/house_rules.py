@@ -121,5 +121,5 @@ def in_use(options: dict[str, Option], rules: dict, choices: dict[str, Any]) -> 
     for rule, severity in sorted(choices.get("severity", {}).items()):
         title = rules[rule].title if rule in rules else rule
         lines.append({"rule": rule, "label": title, "value": "ignored" if severity == "off" else f"{severity}s",
-                      "default": "as the rulebook"})
+                      "default": ""})
     return lines
