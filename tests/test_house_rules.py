@@ -159,9 +159,18 @@ def test_darkmetal_sys_negation(dm_catalogue):
     assert ins(dm_check(dm_catalogue, house_rules={"sys-negation": "everything"}, **kit)) == base
 
 
+def test_darkmetal_knowledge_points(dm_catalogue):
+    """Brain Augmentation lifts Knowledge ½ to an effective 1½: 6 points instead of 1 when the table counts the
+    effective level (A-12)."""
+    brain = {"modifications": mods(dm_catalogue, "brain-augmentation"), "knowledge": {"med": 3}}
+    assert "DM-R12" in codes(dm_check(dm_catalogue, **brain))
+    effective = dm_check(dm_catalogue, house_rules={"knowledge-points": "effective"}, **brain)
+    assert "DM-R12" not in codes(effective) and next(m for m in effective.meters if m.key == "knowledge").limit == 6
+
+
 TESTED = {("darkmetal", "trait-budget"), ("darkmetal", "gear-budget"), ("darkmetal", "group-activate"),
           ("darkmetal", "bonus-level"), ("darkmetal", "ally-value"), ("darkmetal", "injury-rep-bonus"),
-          ("darkmetal", "bonus-arp"), ("darkmetal", "sys-negation"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
+          ("darkmetal", "bonus-arp"), ("darkmetal", "sys-negation"), ("darkmetal", "knowledge-points"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
           ("metallurgent", "proficiency-improvements"), ("metallurgent", "platoon-initiative"),
           ("metallurgent", "bare-knowledge")}
 

@@ -144,7 +144,6 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     items = catalogue.items
     sheet = Sheet(negate_drawbacks=setting(OPTIONS, build, "sys-negation") == "everything")
     check_traits(build, report)
-    check_knowledge(build, report)
     wear_armor(build, items, sheet, report)
     replay_modifications(build, items, sheet, report)
     check_hands(build, items, sheet, report)
@@ -156,6 +155,7 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     check_budgets(build, sheet, ally_rep, ally_arp, report)
     exchange(build, catalogue, report)
     campaign.injure(build, items, sheet, report)
+    check_knowledge(build, sheet, report)  # after every MES and injury, which a house rule lets count
     derive(build, catalogue, sheet, report)
     return report
 
@@ -174,19 +174,23 @@ def check_traits(build: LeaderBuild, report: Report) -> None:
                        f"only from MES).", "Buy at most level 5.")
 
 
-def check_knowledge(build: LeaderBuild, report: Report) -> None:
+def check_knowledge(build: LeaderBuild, sheet: Sheet, report: Report) -> None:
     for skill, value in build.knowledge.items():
         if value > MAX_SKILL_LEVEL:
             report.add("DM-R11", "error", f"knowledge.{skill}",
                        f"{SKILLS[skill]} at {value}; a Knowledge Skill goes from 0 to {MAX_SKILL_LEVEL}.",
                        f"Lower it to {MAX_SKILL_LEVEL}.")
-    kno = traits_of(build)["kno"]  # A-12: points follow the base Knowledge level
+    kno = traits_of(build)["kno"]  # A-12: points follow the base Knowledge level, unless a house rule says effective
+    if setting(OPTIONS, build, "knowledge-points") == "effective":
+        kno = max(1, int(kno + 2 * sheet.trait_mods["kno"]))
     points, spent = knowledge_points(min(kno, MAX_PURCHASED)), sum(build.knowledge.values())
     if spent > points:
         report.add("DM-R12", "error", "knowledge",
                    f"Knowledge Skills use {spent} points; Knowledge {level(kno)} gives {points}.",
                    f"Remove {spent - points} skill levels or raise Knowledge.")
-    report.meters.append(Meter("knowledge", "Knowledge points", spent, points, "", "knowledge"))
+    # Shown beside the Rep and ARP budgets, as before the allies' bars.
+    after = next((i + 1 for i, m in enumerate(report.meters) if m.key == "arp"), len(report.meters))
+    report.meters.insert(after, Meter("knowledge", "Knowledge points", spent, points, "", "knowledge"))
 
 
 # --- armour, Splices and Cyber (DM-R17-DM-R33) -------------------------------------------------
