@@ -12,6 +12,7 @@ from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.metallurgent import pilots, squads
 from catalogue.rulesets.metallurgent import rules as m_rules
 from catalogue.rulesets.packs import read_pack
+from tests.metallurgent_factory import anvil, equipment, make_catalogue, weapon
 from tests.refs import pack_ref
 from tests.test_darkmetal_rules import catalogue as dm_catalogue  # noqa: F401  (a fixture)
 from tests.test_darkmetal_rules import check as dm_check
@@ -168,11 +169,20 @@ def test_darkmetal_knowledge_points(dm_catalogue):
     assert "DM-R12" not in codes(effective) and next(m for m in effective.meters if m.key == "knowledge").limit == 6
 
 
+def test_metallurgent_radar_range():
+    """A 16-hex gun beyond the FCS's reach, with a 16-hex Radar: no M-R55 warning unless only the FCS counts."""
+    catalogue = make_catalogue(weapon("long-gun", range=16), equipment("radar", "radar", range=16))
+    document = anvil([("long-gun", "core"), ("radar", "core")])
+    assert "M-R55" not in codes(m_rules.validate(document, catalogue), "warning")
+    fcs_only = {**document, "house_rules": {"radar-range": "fcs-only"}}
+    assert "M-R55" in codes(m_rules.validate(fcs_only, catalogue), "warning")
+
+
 TESTED = {("darkmetal", "trait-budget"), ("darkmetal", "gear-budget"), ("darkmetal", "group-activate"),
           ("darkmetal", "bonus-level"), ("darkmetal", "ally-value"), ("darkmetal", "injury-rep-bonus"),
           ("darkmetal", "bonus-arp"), ("darkmetal", "sys-negation"), ("darkmetal", "knowledge-points"), ("metallurgent", "gear-limit"), ("metallurgent", "weapon-class-limit"),
           ("metallurgent", "proficiency-improvements"), ("metallurgent", "platoon-initiative"),
-          ("metallurgent", "bare-knowledge")}
+          ("metallurgent", "bare-knowledge"), ("metallurgent", "radar-range")}
 
 
 def test_every_declared_option_has_its_test_above():

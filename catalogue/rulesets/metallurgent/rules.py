@@ -592,7 +592,7 @@ def check_ranges_and_ammunition(anvil: Anvil, report: Report) -> None:
     fcs_range = effective_fcs_range(anvil)
     # M-R57: an EWACS Radar lends its Range only against Airborne targets, so it does not answer this warning.
     radar_range = max((g.item.range for g in anvil.working if isinstance(g.item, Radar) and g.item.subtype != "ewacs"),
-                      default=0)
+                      default=0) if setting(OPTIONS, anvil, "radar-range") == "counts" else 0
     for g in anvil.gear:
         item = g.item
         if isinstance(item, Weapon):
