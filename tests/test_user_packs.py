@@ -8,7 +8,7 @@ import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
-from catalogue.loader import catalogue_by_ref, find_pack, latest_pack
+from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.models import Pack, UserPack
 from tests.refs import pack_ref
 from tests.test_pack_formats import DM_HEADER, SPIKE, as_csv

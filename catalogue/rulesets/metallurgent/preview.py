@@ -27,7 +27,7 @@ from .rules import (
     effective_fcs_range,
     energy,
 )
-from .schema import Arc, EquipmentBase, Radar, StandardArm, Weapon, WeaponArm, WeaponStats
+from .schema import Arc, EquipmentBase, Radar, StandardArm, Weapon, WeaponStats
 
 OCCLUSION = {"daylight": 0, "twilight": 1, "night": 2, "moonless": 3}  # digest 6.4
 MAX_TURNS = 20
