@@ -6,6 +6,7 @@ and the rule issues before and after; an upgrade empties what is gone and says s
 """
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +82,7 @@ def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
     set to none, or the list entry holding it taken out), and named."""
     gone = [(ref.cleared(where), where, key) for ref, where, key in kind.items_used(document)
             if new.categories.get(key) != old.categories.get(key)]
-    copy = _copy(document)
+    copy = deepcopy(document)
     copy["pack"] = new.pack
     # Later list entries first, so the indexes of earlier ones still hold.
     for target in sorted({t for t, _, _ in gone}, key=_order, reverse=True):
@@ -104,14 +105,6 @@ def compare(document: dict[str, Any], kind, to_ref: str) -> dict[str, Any]:
             "issues_before": [i.as_dict() for i in before.issues],
             "issues_after": [i.as_dict() for i in after.issues],
             "emptied": moved.emptied, "legal_before": before.legal, "legal_after": after.legal}
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def _order(path: tuple) -> list[tuple[int, Any]]:

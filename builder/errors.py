@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django_htmx.http import HttpResponseClientRedirect
 
 from .store import SavedBuildUnreadable
 
@@ -55,3 +56,13 @@ class SavedBuildAnswers:
             return answer(request, 409, f"the saved build {exception.build.name!r} cannot be read here",
                           exception.problems)
         return None
+
+
+def bad_input(request, error):
+    """A form that does not describe a build (tampered or stale page): say what, keep nothing."""
+    return render(request, "bad_input.html", {"problems": error.problems}, status=422)
+
+
+def go_to(request, url: str):
+    """Navigate there: a redirect, or for htmx the header that makes the browser follow it."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -8,6 +8,7 @@ from catalogue.rulesets import ACTIVE, house_rules
 from catalogue.rulesets.base import BuildError
 
 from . import forms
+from .errors import bad_input, go_to
 from .models import HouseRulePreset
 
 
@@ -23,11 +24,9 @@ def choices_of(link: str, ruleset) -> dict:
 @require_POST
 def create(request, ruleset: str):
     """Make a preset from the House rules panel's choices (the builder form posts here), then show its link."""
-    from .views import _bad_input, _redirect  # the views import the kinds, which import this module
-
     spec = ACTIVE.get(ruleset)
     if spec is None:
-        return _bad_input(request, forms.problem("ruleset", f"no active ruleset {ruleset[:40]!r}"))
+        return bad_input(request, forms.problem("ruleset", f"no active ruleset {ruleset[:40]!r}"))
     try:
         choices = forms.house_rules(request.POST, spec.house_rules())
         house_rules.check(spec.house_rules(), spec.rules(), choices)
@@ -35,9 +34,9 @@ def create(request, ruleset: str):
         if not name:
             raise forms.problem("hr-preset-name", "name the preset (a tournament, a table)")
     except BuildError as error:
-        return _bad_input(request, error)
+        return bad_input(request, error)
     preset = HouseRulePreset.objects.create(ruleset=spec.key, name=name, choices=choices)
-    return _redirect(request, preset.get_absolute_url())
+    return go_to(request, preset.get_absolute_url())
 
 
 def show(request, share_id: str):

@@ -16,7 +16,6 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from catalogue.loader import catalogue_by_ref, find_pack, latest_pack
 from catalogue.models import Pack, UserPack
@@ -24,6 +23,7 @@ from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError
 
 from . import changes, forms, store, tasks
+from .errors import bad_input, go_to
 from .kinds import PAGES, page_for
 from .models import Build
 from .pdf import Sheet
@@ -42,15 +42,6 @@ def home(request):
     builds = [{"build": build, "page": PAGES.get((build.ruleset, build.kind))} for build in mine(request)]
     return render(request, "home.html", {"active": list(ACTIVE.values()), "coming": COMING, "mine": builds,
                                          "examples": examples})
-
-
-def _bad_input(request, error: BuildError):
-    """A form that does not describe a build (tampered or stale page): say what, keep nothing."""
-    return render(request, "bad_input.html", {"problems": error.problems}, status=422)
-
-
-def _redirect(request, url: str):
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def new_build(request, ruleset: str, kind: str):
@@ -82,13 +73,13 @@ def new_build(request, ruleset: str, kind: str):
             raise BuildError([{"path": "pack", "message": f"pack {pack_ref[:60]} is not loaded here"}])
         checked = store.check(page.read_post(request.POST, pack_ref, catalogue, request, notices))
     except BuildError as error:
-        return _bad_input(request, error)
+        return bad_input(request, error)
     if request.POST.get("action") == "save":
         build = store.create(checked)
         keep(request, build)
         forget_draft(request, request.path)
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
-        return _redirect(request, build.get_absolute_url())
+        return go_to(request, build.get_absolute_url())
     return page.render(request, checked, build=None, dirty=True, notices=notices)
 
 
@@ -143,7 +134,7 @@ def edit_build(request, token: str):
         checked = store.check(document)
         based_on = forms.whole_number(request.POST, "version", low=0)
     except BuildError as error:
-        return _bad_input(request, error)
+        return bad_input(request, error)
     action = request.POST.get("action")
     if action == "save_copy":
         # After a conflict: keep both versions rather than choosing one for the user.
@@ -151,7 +142,7 @@ def edit_build(request, token: str):
         keep(request, copy)
         forget_draft(request, request.path)
         messages.success(request, f"Saved your version as a new build, “{copy.name}”.")
-        return _redirect(request, copy.get_absolute_url())
+        return go_to(request, copy.get_absolute_url())
     if action == "save":
         try:
             build = store.update(build, checked, based_on)
@@ -161,7 +152,7 @@ def edit_build(request, token: str):
                                form_version=based_on, notices=notices,
                                conflict_changes=changes.document_changes(build.document, checked.document))
         except BuildError as error:
-            return _bad_input(request, error)
+            return bad_input(request, error)
         keep(request, build)
         forget_draft(request, request.path)
         return page.render(request, checked, build=build, saved=True, notices=notices)
@@ -174,7 +165,7 @@ def duplicate_build(request, token: str):
     try:
         copy, = store.copy(get_object_or_404(Build, edit_token=token))
     except BuildError as error:
-        return _bad_input(request, error)
+        return bad_input(request, error)
     keep(request, copy)
     messages.success(request, f"Duplicated as “{copy.name}”. This is the copy's edit link.")
     return redirect(copy)
@@ -221,7 +212,7 @@ def compare_versions(request, share_id: str):
         fields = changes.document_changes(a.document, b.document)
         issues = [store.check(v.document).report for v in (a, b)]
     except BuildError as error:
-        return _bad_input(request, error)
+        return bad_input(request, error)
     return render(request, "builder/compare.html", {
         "build": build, "a": a, "b": b, "fields": fields, "versions": build.versions.all(),
         "issues_a": [i.as_dict() for i in issues[0].issues], "issues_b": [i.as_dict() for i in issues[1].issues]})
@@ -324,7 +315,7 @@ def fork(request, share_id: str):
     try:
         copy, *linked = store.copy(source, deep=True)
     except BuildError as error:
-        return _bad_input(request, error)
+        return bad_input(request, error)
     keep(request, copy, *linked)
     also = f" with {len(linked)} linked build{'s' if len(linked) != 1 else ''} (listed under your builds)" if linked else ""
     messages.success(request, f"Copied “{source.name}” to your builds{also}. This is your copy's edit link.")
@@ -369,7 +360,7 @@ def _changes_page(request, build: Build, editing: bool):
     try:
         compared = changes.compare(store.check_saved(build).document, page.kind, target[:100])
     except BuildError as error:
-        return _bad_input(request, error)
+        return bad_input(request, error)
     return render(request, "builder/changes.html", {"build": build, "page": page, "changes": compared,
                                                     "editing": editing, "target": compared["to"]})
 
@@ -396,7 +387,7 @@ def upgrade(request, token: str):
         moved = changes.upgraded(store.check_saved(build).document, page.kind, old, new)
         store.update(build, store.check(moved.document), forms.whole_number(request.POST, "version", low=1))
     except BuildError as error:
-        return _bad_input(request, error)
+        return bad_input(request, error)
     except store.StaleVersion:
         messages.error(request, "The build was saved elsewhere since you looked; check what changes again.")
         return redirect("build-edit-changes", token)

@@ -56,11 +56,18 @@ def browse(request, ruleset: str):
     if category not in spec.categories:
         raise Http404("No such category")
     ref = request.GET.get("pack")
-    pack: Pack | None = find_pack(ref) if ref else latest_pack_with(ruleset, category)
-    if pack is None or pack.source not in Pack.PUBLIC or pack.ruleset.key != spec.key:
-        raise Http404("No such pack")  # an uploaded pack is seen through its own share link only
+    pack = public_pack(spec, category, ref)
     return render(request, "catalogue/browse.html",
                   items_table(request, spec, pack, category, spec.category_labels, {"pack": ref} if ref else {}))
+
+
+def public_pack(spec, category: str, ref: str | None) -> Pack:
+    """The Hardpoint pack a catalogue page shows: the one named, or the newest holding the category. An
+    uploaded pack is seen through its own share link only."""
+    pack = find_pack(ref) if ref else latest_pack_with(spec.key, category)
+    if pack is None or pack.source not in Pack.PUBLIC or pack.ruleset.key != spec.key:
+        raise Http404("No such pack")
+    return pack
 
 
 def export_csv(request, ruleset: str):
@@ -69,10 +76,7 @@ def export_csv(request, ruleset: str):
     category = request.GET.get("category", "")
     if spec is None or category not in spec.categories:
         raise Http404("No such ruleset or category")
-    ref = request.GET.get("pack")
-    pack = find_pack(ref) if ref else latest_pack_with(ruleset, category)
-    if pack is None or pack.source not in Pack.PUBLIC or pack.ruleset.key != spec.key:
-        raise Http404("No such pack")
+    pack = public_pack(spec, category, request.GET.get("pack"))
     items = [item.model_dump(mode="json", exclude_defaults=True) for item in catalogue_for(pack).of(category)]
     response = HttpResponse(to_csv(items), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{category}.csv"'

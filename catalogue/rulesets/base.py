@@ -118,6 +118,11 @@ def build_error_from_validation(exc: ValidationError) -> BuildError:
                        for err in exc.errors(include_url=False)])
 
 
+def field_errors(exc: ValidationError) -> str:
+    """A pydantic refusal as one line naming each field: what rule indexes and audits say of a bad entry."""
+    return "; ".join(f"field '{'.'.join(str(p) for p in e['loc'])}': {e['msg']}" for e in exc.errors(include_url=False))
+
+
 def issue_path(location: tuple) -> str:
     """One dialect for where in a build something is, as the Report writes it: `gear[3].item`."""
     path = ""

@@ -18,6 +18,7 @@ import io
 import json
 import zipfile
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -339,7 +340,7 @@ def _validated(adapter: TypeAdapter, entry: Any, blanks: set[str] | None) -> Any
     except ValidationError as exc:
         if blanks is None or not isinstance(entry, dict):
             raise
-        fixed, changed = _copy(entry), False
+        fixed, changed = deepcopy(entry), False
         for error in exc.errors(include_url=False):
             loc = [str(step) for step in error["loc"]]
             if error["type"] == "missing" and ".".join(loc) in blanks:
@@ -363,12 +364,6 @@ def _number(text: str) -> int | float | None:
             return float(text)
         except ValueError:
             return None
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return list(map(_copy, value)) if isinstance(value, list) else value
 
 
 def _set(item: dict, loc: list[str], value: Any) -> None:

@@ -12,7 +12,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .base import PackError
+from .base import PackError, field_errors
 
 RULE_ID = r"^[A-Z]+-[A-Z]?[A-Z0-9]+[a-z]?$"  # M-R14, M-R00a, DM-R32, HP-LINK
 
@@ -67,9 +67,7 @@ def load(directory: Path) -> dict[str, Rule]:
             try:
                 rule = Rule.model_validate(entry)
             except ValidationError as exc:
-                fields = "; ".join(f"field '{'.'.join(str(p) for p in e['loc'])}': {e['msg']}"
-                                   for e in exc.errors(include_url=False))
-                raise PackError(f"{path.name}: rule {number + 1}: {fields}") from None
+                raise PackError(f"{path.name}: rule {number + 1}: {field_errors(exc)}") from None
             if rule.id in rules:
                 raise PackError(f"{path.name}: rule {rule.id} is in the index twice")
             rules[rule.id] = rule

@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..base import PackError
+from ..base import PackError, field_errors
 from ..spec import EffectNote
 
 AUDIT_DIR = Path(__file__).parent / "data" / "audit"
@@ -90,8 +90,7 @@ def reasons() -> dict[str, Reason]:
     try:
         return {key: Reason.model_validate(reason) for key, reason in _read(AUDIT_DIR / "reasons.yaml").items()}
     except ValidationError as exc:
-        raise PackError(f"reasons.yaml: {exc.errors(include_url=False)[0]['loc']}: "
-                        f"{exc.errors(include_url=False)[0]['msg']}") from None
+        raise PackError(f"reasons.yaml: {field_errors(exc)}") from None
 
 
 @cache
@@ -109,9 +108,7 @@ def load() -> dict[str, dict[str, list[Claim]]]:
             try:
                 audit[path.stem][key] = [Claim.model_validate(claim) for claim in claims]
             except ValidationError as exc:
-                fields = "; ".join(f"field '{'.'.join(str(p) for p in e['loc'])}': {e['msg']}"
-                                   for e in exc.errors(include_url=False))
-                raise PackError(f"{path.name}: {key}: {fields}") from None
+                raise PackError(f"{path.name}: {key}: {field_errors(exc)}") from None
             unknown = {c.text_only for c in audit[path.stem][key]} - {None} - set(reasons())
             if unknown:
                 raise PackError(f"{path.name}: {key}: text_only reason {sorted(unknown)} is not in reasons.yaml")
