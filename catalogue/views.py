@@ -42,8 +42,11 @@ def rules(request, ruleset: str):
     if spec is None or not spec.rules():
         raise Http404("No rule index for this ruleset")
     index = list(spec.rules().values())
+    options = spec.house_rules()
     return render(request, "catalogue/rules.html", {
-        "ruleset": spec, "rules": index, "readings": sum(len(rule.readings) for rule in index),
+        "ruleset": spec, "rules": [(rule, [(reading, options.get(reading.option)) for reading in rule.readings])
+                                   for rule in index],
+        "readings": sum(len(rule.readings) for rule in index),
         "enforced": Counter(label for rule in index for label in rule.where_labels()).most_common(),
     })
 

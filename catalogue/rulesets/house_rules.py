@@ -3,7 +3,7 @@
 Three kinds of choice, all defaulting to the rulebook:
 - severity overrides, for any rule ID of the ruleset's index: `{"severity": {"DM-R18": "off"}}` makes that rule's
   issues errors, warnings, notes, or drops them;
-- parameters, declared by the ruleset (`<data_dir>/house_rules/options.yaml`): budgets and limits, whole numbers;
+- parameters, declared by the ruleset (`<data_dir>/house_rules/*.yaml`): budgets and limits, whole numbers;
 - readings, also declared: a named choice for a rule the rulebook leaves unclear.
 
 The validator reads parameters and readings through `setting`; severities are applied to every Report here.
@@ -49,20 +49,28 @@ class Option(BaseModel):
     def allowed(self) -> str:
         return f"{self.low} to {self.high}" if self.kind == "parameter" else ", ".join(self.choices)
 
+    def alternatives(self) -> str:
+        """A reading's other choices, for the rule index beside the reading chosen by default."""
+        return "; ".join(meaning for value, meaning in self.choices.items() if value != self.default)
+
     def describe(self, value: Any) -> str:
         return self.choices.get(value, str(value)) if self.kind == "reading" else str(value)
 
 
 @cache
 def load(directory: Path) -> dict[str, Option]:
-    path = directory / "house_rules" / "options.yaml"
-    if not path.exists():
-        return {}
-    try:
-        entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-        return {option.key: option for option in (Option.model_validate(entry) for entry in entries)}
-    except (yaml.YAMLError, ValidationError, TypeError) as exc:
-        raise PackError(f"{path.name}: {exc}") from None
+    """Every option declared in `<directory>/house_rules/*.yaml`, in the order of the files and their entries."""
+    options: dict[str, Option] = {}
+    for path in sorted((directory / "house_rules").glob("*.yaml")):
+        try:
+            entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+            for option in (Option.model_validate(entry) for entry in entries):
+                if option.key in options:
+                    raise PackError(f"{path.name}: house rule {option.key} is declared twice")
+                options[option.key] = option
+        except (yaml.YAMLError, ValidationError, TypeError) as exc:
+            raise PackError(f"{path.name}: {exc}") from None
+    return options
 
 
 def check(options: dict[str, Option], rule_ids, choices: dict[str, Any]) -> None:

@@ -34,6 +34,7 @@ class Reading(BaseModel):
 
     ambiguity: str = Field("", max_length=40)  # the digest's name for it: "A-28", "8.3 #1"
     text: str = Field(min_length=1, max_length=600)
+    option: str = Field("", max_length=41)  # the house rule that offers the other readings (its default is this one)
 
 
 class Rule(BaseModel):
@@ -76,11 +77,12 @@ def load(directory: Path) -> dict[str, Rule]:
 
 def readings_table(rules: dict[str, Rule]) -> str:
     """The readings of an index as the README's Markdown table, so the two never disagree."""
-    lines = ["| rule | reading |", "|---|---|"]
+    lines = ["| rule | reading | house rule |", "|---|---|---|"]
     for rule in rules.values():
         for reading in rule.readings:
             where = f"{rule.id} ({reading.ambiguity})" if reading.ambiguity else rule.id
-            lines.append(f"| {where} | {' '.join(reading.text.split()).replace('|', '/')} |")
+            option = f"`{reading.option}`" if reading.option else ""
+            lines.append(f"| {where} | {' '.join(reading.text.split()).replace('|', '/')} | {option} |")
     return "\n".join(lines)
 
 
