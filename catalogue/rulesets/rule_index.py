@@ -34,7 +34,9 @@ class Reading(BaseModel):
 
     ambiguity: str = Field("", max_length=40)  # the digest's name for it: "A-28", "8.3 #1"
     text: str = Field(min_length=1, max_length=600)
-    option: str = Field("", max_length=41)  # the house rule that offers the other readings (its default is this one)
+    # The house rule offering the other readings (its default is this one), or "severity" where the only other
+    # reading is not to enforce the rule, which the table's severity override already does.
+    option: str = Field("", max_length=41)
 
 
 class Rule(BaseModel):
@@ -81,7 +83,7 @@ def readings_table(rules: dict[str, Rule]) -> str:
     for rule in rules.values():
         for reading in rule.readings:
             where = f"{rule.id} ({reading.ambiguity})" if reading.ambiguity else rule.id
-            option = f"`{reading.option}`" if reading.option else ""
+            option = {"": "", "severity": f"`severity` of {rule.id}"}.get(reading.option, f"`{reading.option}`")
             lines.append(f"| {where} | {' '.join(reading.text.split()).replace('|', '/')} | {option} |")
     return "\n".join(lines)
 

@@ -26,8 +26,9 @@ from .rules import (
     dissipation,
     effective_fcs_range,
     energy,
+    passive_heat,
 )
-from .schema import Arc, EquipmentBase, Radar, StandardArm, Weapon, WeaponStats
+from .schema import Arc, Radar, StandardArm, Weapon, WeaponStats
 
 OCCLUSION = {"daylight": 0, "twilight": 1, "night": 2, "moonless": 3}  # digest 6.4
 MAX_TURNS = 20
@@ -247,12 +248,12 @@ def attacks_of(anvil: Anvil, mettle: int = METTLE) -> list[Attack]:
             damage = w.damage + (ceil_half(arm.strength) if arm and w.category == "melee" and w.damage_type == "KE" else 0)
             attacks += weapon_attacks(g.path, w.name, w, damage, arm.agility if arm else None)
     for slot in ("left_arm", "right_arm"):
-        part = anvil.parts[slot]
+        part = anvil.final[slot]
         if isinstance(part, StandardArm) and anvil.works(slot):
             attacks.append(Attack(f"punch-{slot}", f"Punch ({slot.replace('_', ' ').title()})", "melee",
                                   ceil_half(part.strength), "KE", 1, pool_base=mettle + part.agility,
                                   note="1 Charge"))
-    mb = anvil.parts["mobility_base"]
+    mb = anvil.final["mobility_base"]
     if anvil.works("mobility_base"):
         name = "Kick" if mb.striding else "Ram"
         attacks.append(Attack(name.lower(), name, "melee", mb.load, "KE", 1, pool_base=mettle + mb.dodge_bonus,
@@ -268,8 +269,8 @@ def attacks_of(anvil: Anvil, mettle: int = METTLE) -> list[Attack]:
 
 
 def flanking_speed(anvil: Anvil) -> int:
-    mb = anvil.parts["mobility_base"]
-    index = active_breakpoint(mb, carried_load(anvil)[0])
+    mb = anvil.final["mobility_base"]
+    index = active_breakpoint(anvil, carried_load(anvil)[0])
     return mb.load_tolerance[index].flank if index is not None else 0
 
 
@@ -659,9 +660,7 @@ def turn_track(anvil: Anvil, attacks: list[dict[str, Any]], situation: Situation
     default = [k for k, a in by_key.items() if a["payload"] is None]
     plan = [k for k in (situation.plan if situation.plan is not None else default) if k in by_key]
     capacity, output = max(0, en_info.capacity_left), max(0, en_info.output_left)
-    radiators = sum(getattr(g.item, "cooling", 0) for g in anvil.gear if g.entry.active)
-    passive = sum(g.item.heat for g in anvil.gear if isinstance(g.item, EquipmentBase) and g.entry.active
-                  and g.item.type not in ("ciws", "target_designator"))
+    passive, radiators = passive_heat(anvil)
     magazines = {a.weapon: a.magazine for a in attacks_of(anvil) if a.magazine is not None}
     en, heat = capacity, 0
     rows, overheat_turn, exhausted_turn, expected = [], None, None, 0.0

@@ -26,7 +26,6 @@ from .schema import (
     Chipset,
     EquipmentBase,
     GearEntry,
-    MobilityBase,
     Radar,
     StandardArm,
     Weapon,
@@ -93,11 +92,14 @@ class Anvil:
 
     def __post_init__(self) -> None:
         down = {slot: state for slot, state in self.condition.items() if state in DOWN}
-        self.final = {**self.parts, **{slot: condition_applied(self.parts[slot], state)
+        thresholds_stay = setting(OPTIONS, self, "disabled-mobility") == "thresholds-stay"
+        self.final = {**self.parts, **{slot: condition_applied(self.parts[slot], state, thresholds_stay)
                                        for slot, state in down.items() if self.parts.get(slot) is not None}}
         # M-R45: Gear on a Disabled or Destroyed Component is Offline (every Disabled row of the Arm tables makes
         # it Offline or Destroyed, L1905-1915): no Drain, Offset or benefit. Its Load stays until it is removed.
-        self.working = [g for g in self.gear if g.entry.mount not in down]
+        offline = down if setting(OPTIONS, self, "disabled-gear") == "offline" else {
+            slot for slot, state in down.items() if state == "destroyed"}
+        self.working = [g for g in self.gear if g.entry.mount not in offline]
 
     def standard_arm(self, slot: str) -> StandardArm | None:
         part = self.parts.get(slot)
@@ -111,8 +113,12 @@ class Anvil:
                 if isinstance(self.parts[slot], WeaponArm)]
 
     def works(self, slot: str) -> bool:
-        """Fitted and neither Disabled nor Destroyed: its actions (Block, Dodge, punches) are there (M-R45)."""
-        return self.parts.get(slot) is not None and self.condition.get(slot) not in DOWN
+        """Fitted and neither Disabled nor Destroyed: its actions (Block, Dodge, punches) are there (M-R45).
+
+        The house rule "disabled-actions: free" keeps a Disabled part's actions, at its zeroed stats."""
+        state = self.condition.get(slot)
+        kept = state == "disabled" and setting(OPTIONS, self, "disabled-actions") == "free"
+        return self.parts.get(slot) is not None and (state not in DOWN or kept)
 
     def working_weapon_arms(self) -> list[tuple[str, WeaponArm]]:
         return [(slot, part) for slot, part in self.weapon_arms() if self.works(slot)]
@@ -130,7 +136,7 @@ def zeroed(value: Any, keep: frozenset[str]) -> Any:
     return value
 
 
-def condition_applied(part: Any, state: str) -> Any:
+def condition_applied(part: Any, state: str, thresholds_stay: bool = True) -> Any:
     """M-R45 (L1794): a Disabled Component's positive stats count as 0, Drain included, but not its Load, which
     goes only when it is Destroyed.
 
@@ -138,7 +144,8 @@ def condition_applied(part: Any, state: str) -> Any:
     them would call every Anvil with a Disabled Mobility Base overloaded); the breakpoints' bonuses go.
     Hardpoints and Strength as mounting limits are read from the part as built (see check_mounting).
     """
-    return zeroed(part, frozenset({"max_load", "load"} if state == "disabled" else {"max_load"}))
+    keep = {"max_load"} if thresholds_stay else set()
+    return zeroed(part, frozenset(keep | {"load"} if state == "disabled" else keep))
 
 
 def ceil_half(value: int) -> int:
@@ -233,6 +240,7 @@ def check(anvil: Anvil, report: Report) -> None:
     check_gear_counts(anvil, report)
     check_load(anvil, report)
     check_energy(anvil, report)
+    check_lca_start(anvil, report)
     check_heat(anvil, report)
     check_ranges_and_ammunition(anvil, report)
     check_chipsets(anvil, report)
@@ -249,10 +257,11 @@ def check_components(anvil: Anvil, report: Report) -> None:
     for slot, state in anvil.condition.items():
         if state in DOWN:
             load = "its Load stays" if state == "disabled" else "its Load is gone"
+            gear = "is Offline" if any(g.entry.mount == slot for g in anvil.gear if g not in anvil.working) else "works"
             report.add("M-R07", "warning", slot,
                        f"The {SLOT_LABELS[slot]} is {state.capitalize()}: damage stays with the part "
                        f"until it is repaired. Its positive stats count as 0, Drain included, {load}, and the "
-                       f"Gear on it is Offline (M-R45).", "Repair or replace the part before the Sortie.")
+                       f"Gear on it {gear} (M-R45).", "Repair or replace the part before the Sortie.")
 
 
 def check_mounting(anvil: Anvil, report: Report) -> None:
@@ -294,7 +303,7 @@ def check_mounting(anvil: Anvil, report: Report) -> None:
                            f"{g.item.name} (Size {g.item.size}) does not fit on the {label}'s {hardpoints} "
                            f"Hardpoint{'s' if hardpoints != 1 else ''}, and Gear may not be split across "
                            f"Components.", "Mount it on a Component with enough Hardpoints.")
-            check_mount_restriction(g, mount, report)
+            check_mount_restriction(anvil, g, mount, report)
         if isinstance(part, StandardArm):
             load = sum(g.item.load for g in mounted)
             if load > part.strength:
@@ -304,7 +313,7 @@ def check_mounting(anvil: Anvil, report: Report) -> None:
                            f"or fit a stronger Arm.")
 
 
-def check_mount_restriction(g: Mounted, mount: str, report: Report) -> None:
+def check_mount_restriction(anvil: Anvil, g: Mounted, mount: str, report: Report) -> None:
     rule = g.item.mount
     if rule == "arm" and mount == "core":
         what = "Shields mount" if field_or(g.item, "type", None) == "shield" else f"{g.item.name} mounts"
@@ -314,9 +323,11 @@ def check_mount_restriction(g: Mounted, mount: str, report: Report) -> None:
         report.add("M-R15", "error", g.path, f"{g.item.name} mounts only on the Core.",
                    "Move it to the Core.")
     elif mount == "core" and isinstance(g.item, Weapon) and g.item.category == "melee":
-        report.add("M-R15", "warning", g.path,
-                   f"{g.item.name} is a melee weapon on the Core: allowed, but it cannot be swung from there.",
-                   "Mount melee weapons on a Standard Arm.")
+        severity = setting(OPTIONS, anvil, "core-melee")  # M-R15 reading: the book allows it, with no use
+        if severity != "allowed":
+            report.add("M-R15", severity, g.path,
+                       f"{g.item.name} is a melee weapon on the Core: it cannot be swung from there.",
+                       "Mount melee weapons on a Standard Arm.")
 
 
 def weapons_by_class(anvil: Anvil) -> dict[str, list[tuple[str, str]]]:
@@ -384,13 +395,13 @@ def jettison_breakpoints(anvil: Anvil) -> list[dict[str, Any]]:
     without it, so the sheet shows what a jettison buys."""
     mb = anvil.final["mobility_base"]
     load, _ = carried_load(anvil)
-    now = active_breakpoint(mb, load)
+    now = active_breakpoint(anvil, load)
     rows = []
     for g in anvil.gear:
         if g.entry.mount == "core":
             continue
         after = load - g.item.load
-        index = active_breakpoint(mb, after)
+        index = active_breakpoint(anvil, after)
         bp = mb.load_tolerance[index] if index is not None else None
         rows.append({"path": g.path, "name": g.item.name, "mount": SLOT_LABELS[g.entry.mount], "load": g.item.load,
                      "load_after": after, "breakpoint": bp.max_load if bp else None,
@@ -399,15 +410,16 @@ def jettison_breakpoints(anvil: Anvil) -> list[dict[str, Any]]:
     return rows
 
 
-def active_breakpoint(mb: MobilityBase, load: int) -> int | None:
+def active_breakpoint(anvil: Anvil, load: int) -> int | None:
     """M-D03: the lowest breakpoint whose max_load is at least the carried Load.
 
-    M-R31 / digest 8.3 #1: "equal to or less than a breakpoint" read as the smallest threshold that holds.
+    M-R31 / digest 8.3 #1: "equal to or less than a breakpoint" read as the smallest threshold that holds; the
+    house rule "breakpoint: heaviest" takes the last one that holds, as a light Load is under every threshold.
     """
-    for index, bp in enumerate(mb.load_tolerance):
-        if load <= bp.max_load:
-            return index
-    return None
+    holding = [index for index, bp in enumerate(anvil.final["mobility_base"].load_tolerance) if load <= bp.max_load]
+    if not holding:
+        return None
+    return holding[-1] if setting(OPTIONS, anvil, "breakpoint") == "heaviest" else holding[0]
 
 
 def check_load(anvil: Anvil, report: Report) -> None:
@@ -469,14 +481,16 @@ def check_energy(anvil: Anvil, report: Report) -> None:
     en = energy(anvil)
     if en is None:
         return
-    # M-R41 (digest 8.3 #3): Drain that can never be switched off making Output negative is illegal.
+    # M-R41 (digest 8.3 #3): Drain that can never be switched off making Output negative is illegal, unless the
+    # table reads Generator Disabled-6's "negative EN Output" (L1862) as allowing it (house rule "en-below-zero").
+    severity = "error" if setting(OPTIONS, anvil, "en-below-zero") == "illegal" else "warning"
     if en.output - en.component_drain < 0:
-        report.add("M-R41", "error", "generator",
+        report.add("M-R41", severity, "generator",
                    f"EN Output after Drain is {en.output - en.component_drain}: Generator and APUs give "
                    f"{en.output}, Components and FCS drain {en.component_drain}. EN Output may never fall "
                    f"below 0.", "Fit a Generator with more EN Output or lower-Drain Components.")
     elif en.output_left < 0:
-        report.add("M-R41", "error", "generator",
+        report.add("M-R41", severity, "generator",
                    f"EN Output after Drain is {en.output_left}: the Drain Gear set to start active drains "
                    f"{en.active_drain} of the {en.output - en.component_drain} EN left.",
                    "Start some Drain Gear inactive, or free up EN Output.")
@@ -513,7 +527,7 @@ def en_costs(anvil: Anvil) -> list[tuple[str, str, int]]:
     for slot, action, cost in (("core", "Block", "block_cost"), ("mobility_base", "Dodge", "dodge_cost"),
                                ("electronics", "Intercept", "intercept_cost")):
         if anvil.works(slot):
-            part = anvil.parts[slot]
+            part = anvil.final[slot]
             costs.append((slot, f"{action} ({part.name})", getattr(part, cost)))
     return costs
 
@@ -524,19 +538,39 @@ class HeatBudget:
     radiators: int
     cooling: str
     steady: int  # Heat held at the top of each Turn once passive Heat and dissipation balance
+    climate: str
+    climb: int = 0  # Heat gained every Turn when dissipation never catches up (Gas sheds a fixed amount)
+
+    @property
+    def outcome(self) -> str:
+        return f"climbs by {self.climb} every Turn" if self.climb else f"settles at {self.steady}"
+
+
+def passive_heat(anvil: Anvil) -> tuple[int, int]:
+    """Heat the active equipment makes at every Turn start, and the active Radiators' extra dissipation.
+
+    M-R51 reading (L1447, L2555): CIWS and Target Designators make Heat when used, unless the table's house rule
+    "activated-heat: every-turn" reads the Heat field as made every Turn while active (digest 8.3 #32)."""
+    every_turn = setting(OPTIONS, anvil, "activated-heat") == "every-turn"
+    passive = sum(g.item.heat for g in anvil.working if isinstance(g.item, EquipmentBase) and g.entry.active
+                  and (every_turn or g.item.type not in ACTIVATED_EQUIPMENT))
+    return passive, sum(field_or(g.item, "cooling", 0) for g in anvil.working if g.entry.active)
 
 
 def heat_budget(anvil: Anvil) -> HeatBudget | None:
+    """Where always-on Heat settles, in the climate the table judges builds at (M-R51, house rule "heat-climate")."""
     generator = anvil.final["generator"]
     if generator is None:
         return None
-    passive = sum(g.item.heat for g in anvil.working if isinstance(g.item, EquipmentBase) and g.entry.active
-                  and g.item.type not in ACTIVATED_EQUIPMENT)
-    radiators = sum(field_or(g.item, "cooling", 0) for g in anvil.working if g.entry.active)
+    passive, radiators = passive_heat(anvil)
+    climate = setting(OPTIONS, anvil, "heat-climate")
+    def upkeep(heat: int) -> int:
+        return max(0, heat - dissipation(generator.cooling, heat, radiators, climate)) + passive
+
     heat = 0
-    for _ in range(40):  # converges in a few Upkeeps
-        heat = max(0, heat - dissipation(generator.cooling, heat, radiators)) + passive
-    return HeatBudget(passive, radiators, generator.cooling, heat)
+    for _ in range(40):  # converges in a few Upkeeps, unless it never does
+        heat = upkeep(heat)
+    return HeatBudget(passive, radiators, generator.cooling, heat, climate, upkeep(heat) - heat)
 
 
 def dissipation(cooling: str, heat: int, radiators: int, climate: str = "temperate") -> int:
@@ -546,6 +580,17 @@ def dissipation(cooling: str, heat: int, radiators: int, climate: str = "tempera
     if cooling == "gas":
         return GAS_DISSIPATION[climate] + radiators
     return math.ceil(heat / 2) + {"cold": 1, "temperate": 0, "hot": -1}[climate] + radiators
+
+
+def check_lca_start(anvil: Anvil, report: Report) -> None:
+    """M-R43 reading: any Drain or Offset Gear, an LCA too, may start off (L1345); a table playing patch 0.0.6's
+    "LCAs begin active" (house rule "lca-start") refuses an LCA set to start off."""
+    if setting(OPTIONS, anvil, "lca-start") != "active":
+        return
+    for g in anvil.gear:
+        if field_or(g.item, "type", "") == "lca" and not g.entry.active:
+            report.add("M-R43", "error", g.path, f"{g.item.name} is an LCA: it begins the Sortie active.",
+                       "Set it to start active.")
 
 
 def check_heat(anvil: Anvil, report: Report) -> None:
@@ -559,11 +604,11 @@ def check_heat(anvil: Anvil, report: Report) -> None:
                        f"One use of {name} makes {heat} Heat, more than the Heat Tolerance of "
                        f"{tolerance}: firing it always Overheats.", "Fit a Generator with more Heat Tolerance.")
     budget = heat_budget(anvil)
-    if budget.passive and budget.steady > tolerance:
+    if budget.passive and (budget.climb or budget.steady > tolerance):
         report.add("M-R51", "warning", "generator",
                    f"Always-active equipment makes {budget.passive} Heat a Turn; with "
-                   f"{generator.cooling.capitalize()} cooling (temperate) Heat settles at {budget.steady}, "
-                   f"over the Heat Tolerance of {tolerance}.",
+                   f"{generator.cooling.capitalize()} cooling ({budget.climate}) Heat {budget.outcome}, "
+                   f"past the Heat Tolerance of {tolerance}.",
                    "Start some equipment inactive or add a Radiator.")
 
 
@@ -590,8 +635,11 @@ def effective_fcs_range(anvil: Anvil) -> int | None:
 
 def check_ranges_and_ammunition(anvil: Anvil, report: Report) -> None:
     fcs_range = effective_fcs_range(anvil)
-    # M-R57: an EWACS Radar lends its Range only against Airborne targets, so it does not answer this warning.
-    radar_range = max((g.item.range for g in anvil.working if isinstance(g.item, Radar) and g.item.subtype != "ewacs"),
+    # M-R57: an EWACS Radar lends its Range only against Airborne targets, so it does not answer this warning
+    # unless the table's house rule "ewacs-range" counts it.
+    ewacs = setting(OPTIONS, anvil, "ewacs-range") == "counts"
+    radar_range = max((g.item.range for g in anvil.working if isinstance(g.item, Radar)
+                       and (ewacs or g.item.subtype != "ewacs")),
                       default=0) if setting(OPTIONS, anvil, "radar-range") == "counts" else 0
     for g in anvil.gear:
         item = g.item
@@ -631,7 +679,7 @@ def check_chipsets(anvil: Anvil, report: Report) -> None:
                                f"{item.name} is a Radio: it carries only Support Chipsets, not {c.name} "
                                f"({c.type.capitalize()}).", f"Unload {c.name} or move it to an LCA.")
         elif stock:
-            report.add("M-R70", "warning", g.path,
+            report.add("M-R70", setting(OPTIONS, anvil, "command-chipset"), g.path,
                        f"{', '.join(c.name for c in stock)}: every LCA has the six Command Chipsets already; "
                        f"loading one takes no slot and adds nothing.", "Unload the Command Chipsets.")
         for c in loaded:
@@ -646,7 +694,7 @@ def check_chipsets(anvil: Anvil, report: Report) -> None:
         limit = field_or(item, "order_limit", None)
         for c in {c.key: c for c in loaded}.values():
             if limit is not None and c.orders is not None and c.orders > limit:
-                report.add("M-R74", "warning", g.path,
+                report.add("M-R74", setting(OPTIONS, anvil, "unusable-chipset"), g.path,
                            f"{c.name} costs {c.orders} Orders but {item.name} holds at most {limit}: it can never "
                            f"be used.", "Fit an LCA with a higher Order Limit or load another Chipset.")
 
@@ -707,7 +755,7 @@ def derive(anvil: Anvil, report: Report) -> None:
     if mb is not None:
         stats["gross_weight"] = Stat("Gross weight", load + mb.load,
                                      f"Carried Load {load} + Mobility Base {mb.load} (M-R33)", "ST")
-        index = active_breakpoint(mb, load)
+        index = active_breakpoint(anvil, load)
         spread = [{"max_load": b.max_load, "cruise": b.cruise, "flank": b.flank, "init": b.init}
                   for b in mb.load_tolerance]
         report.detail["load_tolerance"] = {"breakpoints": spread, "load": load, "active": index,
@@ -765,12 +813,13 @@ def derive(anvil: Anvil, report: Report) -> None:
                                    "generator"))
         budget = heat_budget(anvil)
         radiators = f" + Radiators {budget.radiators}" if budget.radiators else ""
-        shed = {"gas": f"{GAS_DISSIPATION['temperate']} a Turn{radiators} (Cold 12, Hot 8)",
+        shed = {"gas": f"{GAS_DISSIPATION[budget.climate]} a Turn{radiators} ({budget.climate}; Cold 12, "
+                       f"Temperate 10, Hot 8)",
                 "liquid": f"half the current Heat{radiators} (Cold +1, Hot −1)",
                 "plasma": "all Heat every Upkeep"}[generator.cooling]
         stats["heat"] = Stat("Heat per turn", f"{budget.passive} / {generator.heat_tolerance}",
                              f"always-active equipment makes {budget.passive} Heat a Turn; "
-                             f"{generator.cooling.capitalize()} cooling sheds {shed}; settles at {budget.steady} "
+                             f"{generator.cooling.capitalize()} cooling sheds {shed}; Heat {budget.outcome} "
                              f"against a Heat Tolerance of {generator.heat_tolerance}")
         _, tanks = fuel(anvil)
         stats["fuel"] = Stat("Fuel", generator.fuel_capacity + tanks, f"Generator {generator.fuel_capacity}"
@@ -817,7 +866,7 @@ def derive_attacks(anvil: Anvil, report: Report) -> None:
     chassis = anvil.parts["mobility_base"].chassis if anvil.parts["mobility_base"] is not None else None
     attacks = []
     for slot in ("left_arm", "right_arm"):
-        part = anvil.parts[slot]
+        part = anvil.final[slot]
         if isinstance(part, StandardArm) and anvil.works(slot):
             attacks.append({"name": f"Punch ({SLOT_LABELS[slot]})", "dice": f"{METTLE + part.agility}d6",
                             "damage": f"{ceil_half(part.strength)} KE", "range": "adjacent",
@@ -844,7 +893,10 @@ def derive_attacks(anvil: Anvil, report: Report) -> None:
             weapons.append(weapon_line(g.path, g.entry.mount, g.item.name, g.item, g.item.weapon_class,
                                        arm.agility if arm else None, arm, chassis))
     report.detail["weapons"] = weapons
-    report.detail["arcs"] = {g.path: arcs_for(g.entry.mount, chassis) for g in anvil.gear
+    # M-R16 reading: High-Speed Traverse turns every mount, unless the table's "tracks-traverse" keeps it to weapons.
+    every_mount = setting(OPTIONS, anvil, "tracks-traverse") == "every-mount"
+    report.detail["arcs"] = {g.path: arcs_for(g.entry.mount, chassis if every_mount or isinstance(g.item, Weapon) else None)
+                             for g in anvil.gear
                              if isinstance(g.item, Weapon) or field_or(g.item, "type", "") in TARGETING_EQUIPMENT}
 
 
