@@ -34,6 +34,8 @@ def test_every_active_ruleset_declares_parameters_and_a_reading():
         kinds = {o.kind for o in ruleset.house_rules().values()}
         assert kinds == {"parameter", "reading"}, ruleset.key
         assert all(o.rule in ruleset.rules() for o in ruleset.house_rules().values()), ruleset.key
+        kinds = {kind.key for kind in ruleset.kinds}
+        assert all(set(o.kinds) <= kinds for o in ruleset.house_rules().values()), ruleset.key
 
 
 # --- each option does what it says (one test per option; the list below must name them all) ------------
@@ -301,7 +303,7 @@ def test_every_option_in_use_is_printed_on_the_sheet(packs, ruleset, key):
     option = spec.house_rules()[key]
     value = option.low if option.kind == "parameter" and option.low != option.default else (
         option.high if option.kind == "parameter" else next(c for c in option.choices if c != option.default))
-    kind = spec.kinds[0]
+    kind = next(k for k in spec.kinds if not option.kinds or k.key in option.kinds)
     page = page_for(ruleset, kind.key)
     document = {**page.blank(pack_ref(ruleset, kind.key)), "house_rules": {key: value}}
     checked = store.check(document)

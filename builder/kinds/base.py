@@ -72,22 +72,27 @@ class KindPage:
                   notices: list[str] | None = None) -> dict[str, Any]:
         """The kind's document from its form, with the House rules panel's choices, which every kind shares."""
         document = self.document_from_post(post, pack_ref, catalogue, request, notices)
-        chosen = forms.house_rules(post, self.ruleset.house_rules())
+        options = self.house_rule_options()
+        chosen = forms.house_rules(post, options)
         if post.get("action") == "apply_preset":
-            chosen = presets.choices_of(post.get("hr-preset", ""), self.ruleset)
+            chosen = {key: value for key, value in presets.choices_of(post.get("hr-preset", ""), self.ruleset).items()
+                      if key in options or key == "severity"}
         return {**document, "house_rules": chosen} if chosen else {k: v for k, v in document.items()
                                                                    if k != "house_rules"}
 
     def house_rules_panel(self, document: dict[str, Any]) -> dict[str, Any]:
         """The House rules panel: each declared option with the build's value, and its severity overrides."""
         chosen = document.get("house_rules", {})
-        rules = self.ruleset.rules()
+        rules, options = self.ruleset.rules(), self.house_rule_options()
         return {"options": [{"option": o, "value": chosen.get(o.key, o.default)}
-                            for o in self.ruleset.house_rules().values()],
+                            for o in sorted(options.values(), key=lambda o: o.kind)],
                 "overrides": sorted(chosen.get("severity", {}).items()), "rule_ids": [(rule.id, rule.title) for rule in rules.values()],
                 "levels": [("rulebook", "as the rulebook"), ("error", "an error"), ("warning", "a warning"),
                            ("info", "a note"), ("off", "ignored")],
-                "in_use": house_rules.in_use(self.ruleset.house_rules(), rules, chosen)}
+                "in_use": house_rules.in_use(options, rules, chosen)}
+
+    def house_rule_options(self) -> dict[str, house_rules.Option]:
+        return house_rules.for_kind(self.ruleset.house_rules(), self.kind.key)
 
     def describe(self, document: dict[str, Any]) -> str:
         """One line that tells builds of this kind apart (a Task, a callsign); shown beside the name."""

@@ -36,6 +36,7 @@ class Option(BaseModel):
     low: int | None = None  # parameters: the range allowed
     high: int | None = None
     choices: dict[str, str] = Field(default_factory=dict)  # readings: value -> what it means
+    kinds: tuple[str, ...] = ()  # the kinds of build it changes; () for every kind
 
     @model_validator(mode="after")
     def _consistent(self) -> "Option":
@@ -71,6 +72,11 @@ def load(directory: Path) -> dict[str, Option]:
         except (yaml.YAMLError, ValidationError, TypeError) as exc:
             raise PackError(f"{path.name}: {exc}") from None
     return options
+
+
+def for_kind(options: dict[str, Option], kind: str) -> dict[str, Option]:
+    """The options that change builds of `kind`: what its House rules panel offers and its sheet prints."""
+    return {key: option for key, option in options.items() if not option.kinds or kind in option.kinds}
 
 
 def check(options: dict[str, Option], rule_ids, choices: dict[str, Any]) -> None:
