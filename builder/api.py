@@ -123,8 +123,9 @@ def house_rules(request, key: str):
     """The house-rule options of a ruleset: kind, allowed values, default and the rule each touches; and the
     severities any rule ID of its index may be given."""
     ruleset = _ruleset(key)
+    kinds = [kind.key for kind in ruleset.kinds]
     options = [{"key": o.key, "kind": o.kind, "label": o.label, "rule": o.rule, "text": o.text,
-                "default": o.default, **({"low": o.low, "high": o.high} if o.kind == "parameter" else
+                "kinds": list(o.kinds or kinds), "default": o.default, **({"low": o.low, "high": o.high} if o.kind == "parameter" else
                                          {"choices": o.choices})} for o in ruleset.house_rules().values()]
     return JsonResponse({"ruleset": key, "options": options,
                          "severity": {"rules": list(ruleset.rules()), "values": ["error", "warning", "info", "off"]}})

@@ -227,8 +227,10 @@ def test_the_api_lists_each_rulesets_options(client, packs):
     body = client.get("/api/rulesets/darkmetal/house-rules").json()
     options = {o["key"]: o for o in body["options"]}
     assert options["gear-budget"] == {"key": "gear-budget", "kind": "parameter", "label": options["gear-budget"]["label"],
-                                      "rule": "DM-R06", "text": options["gear-budget"]["text"], "default": 1500,
-                                      "low": 0, "high": 20000}
+                                      "rule": "DM-R06", "text": options["gear-budget"]["text"], "kinds": ["leader"],
+                                      "default": 1500, "low": 0, "high": 20000}
+    metallurgent = {o["key"]: o for o in client.get("/api/rulesets/metallurgent/house-rules").json()["options"]}
+    assert metallurgent["core-melee"]["kinds"] == ["anvil"] and metallurgent["platoon-initiative"]["kinds"] == ["squad"]
     assert set(options["group-activate"]["choices"]) == {"table", "trait"}
     assert "DM-R18" in body["severity"]["rules"] and body["severity"]["values"] == ["error", "warning", "info", "off"]
     assert client.get("/api/rulesets/chess/house-rules").status_code == 404
@@ -309,3 +311,11 @@ def test_every_option_in_use_is_printed_on_the_sheet(packs, ruleset, key):
     checked = store.check(document)
     sheet = "".join(page.sheet_sections(Build(share_id="x", name="x", version=1), checked, "https://x.test/s/x/"))
     assert escape(f"{option.rule} {option.label}: {option.describe(value)}") in sheet
+
+
+def test_each_builder_offers_the_house_rules_of_its_kind(client, packs):
+    anvil_page = client.get("/new/metallurgent/anvil/").content.decode()
+    pilot_page = client.get("/new/metallurgent/pilot/").content.decode()
+    assert 'name="hr-core-melee"' in anvil_page and 'name="hr-bare-knowledge"' not in anvil_page
+    assert 'name="hr-bare-knowledge"' in pilot_page and 'name="hr-core-melee"' not in pilot_page
+    assert anvil_page.index("Budgets and limits") < anvil_page.index("Readings where the rulebook is unclear")
