@@ -2,15 +2,16 @@
 rule, bad choices are 422s naming them, and the builder, share page and sheet show the house rules in use."""
 import importlib
 import json
-from pathlib import Path
 from html import escape
+from pathlib import Path
 
 import pytest
 
 from builder import store
 from builder.kinds import page_for
 from builder.models import Build
-from catalogue.rulesets import ACTIVE
+from catalogue.rulesets import ACTIVE, house_rules
+from catalogue.rulesets.base import PackError
 from catalogue.rulesets.metallurgent import pilots, squads
 from catalogue.rulesets.metallurgent import rules as m_rules
 from catalogue.rulesets.packs import read_pack
@@ -319,3 +320,12 @@ def test_each_builder_offers_the_house_rules_of_its_kind(client, packs):
     assert 'name="hr-core-melee"' in anvil_page and 'name="hr-bare-knowledge"' not in anvil_page
     assert 'name="hr-bare-knowledge"' in pilot_page and 'name="hr-core-melee"' not in pilot_page
     assert anvil_page.index("Budgets and limits") < anvil_page.index("Readings where the rulebook is unclear")
+
+
+def test_a_text_cut_short_by_a_yaml_comment_is_refused(tmp_path):
+    (tmp_path / "house_rules").mkdir()
+    (tmp_path / "house_rules" / "a.yaml").write_text(
+        "- key: x\n  kind: reading\n  label: X\n  rule: M-R01\n  text: As the digest says (8.3 #1).\n"
+        "  default: a\n  choices: {a: one, b: two}\n")
+    with pytest.raises(PackError, match="bracket is left open"):
+        house_rules.load(tmp_path)

@@ -40,6 +40,9 @@ class Option(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> "Option":
+        # An unquoted " #" in YAML starts a comment and cuts a sentence short, leaving a bracket open.
+        if any(words.count("(") != words.count(")") for words in (self.label, self.text, *self.choices.values())):
+            raise ValueError("a bracket is left open (quote a text that holds ' #')")
         if self.kind == "parameter" and not (isinstance(self.default, int) and self.low is not None
                                               and self.high is not None and self.low <= self.default <= self.high):
             raise ValueError("a parameter has a whole-number default within low and high")
