@@ -184,8 +184,8 @@ def test_metallurgent_radar_range():
 
 
 def test_every_declared_option_has_its_own_test():
-    """`test_<ruleset>_<option>` in one of the tests/test_house_*.py modules, for every option declared."""
-    names = {name for path in Path(__file__).parent.glob("test_house_*.py")
+    """`test_<ruleset>_<option>` in one of the test modules, for every option declared."""
+    names = {name for path in Path(__file__).parent.glob("test_*.py")
              for name in dir(importlib.import_module(f"tests.{path.stem}")) if name.startswith("test_")}
     missing = [f"test_{ruleset}_{key.replace('-', '_')}" for ruleset, key in OPTIONS
                if f"test_{ruleset}_{key.replace('-', '_')}" not in names]

@@ -284,6 +284,7 @@ def credits(unit: Unit) -> tuple[int, str]:
 
 def derive(unit: Unit, report: Report) -> None:
     chassis, stats = unit.chassis, report.stats
+    stats["chassis"] = Stat("Chassis", chassis.name, f"{chassis.role}; {chassis.unit_type}")
     stats["hp"] = Stat("HP", chassis.hp, "the chassis card")
     for stat, label, base in (("agility", "Agility", chassis.agility), ("movement", "Movement", chassis.movement),
                               ("vision", "Vision", chassis.vision), ("ewar", "E-War", chassis.ewar)):
@@ -333,8 +334,9 @@ def derive_capabilities(unit: Unit, report: Report) -> None:
     granted = [f"{a.label} ({source})" for name, (a, source) in attributes.items()]
     report.stats["attributes"] = Stat("Attributes", ", ".join(granted) or "none", "from the chassis and equipment")
     controllers = sum("drone_controller" in m.item.types for m in unit.equipment)
+    docking = sum(m.item.docking for m in unit.equipment)
+    report.detail["docking"] = docking
     if controllers:
-        docking = sum(m.item.docking for m in unit.equipment)
         report.stats["drones"] = Stat("Drones", controllers, f"one deployed drone per controller; docks {docking} "
                                                               f"small drones (MM-R13, MM-R14)")
 
