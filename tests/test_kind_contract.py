@@ -33,14 +33,14 @@ def post_form(client, url: str, values: dict, **changes):
 
 
 def put_at(document: dict, steps: list[tuple[str, bool]], value: str) -> None:
-    """Set a link field to `value`, making the list element it lives in when there is none."""
+    """Set a link field to `value`, in a list element of its own (an example's elements may be something else:
+    a company's written-in unit)."""
     (name, each), rest = steps[0], steps[1:]
     if each:
         items = document.setdefault(name, []) or document[name]
-        if not items:
-            items.append({})
         if rest:
-            put_at(items[0], rest, value)
+            items.append({})
+            put_at(items[-1], rest, value)
         else:
             items.append(value)
     elif rest:

@@ -212,13 +212,14 @@ def token_stand_in() -> str:
     return salted_hmac("hardpoint.share-page", "form-token").hexdigest()
 
 
-def situation_of(model: type[BaseModel], request: dict[str, Any]) -> Any:
-    """A preview request's `situation`, read by the engine's model; problems are named under `situation.`."""
-    situation = request.get("situation", {})
+def situation_of(model: type[BaseModel], request: dict[str, Any], key: str = "situation") -> Any:
+    """A preview request's `situation` (or another of its parts), read by the engine's model; problems are named
+    under `situation.` (or that part's key)."""
+    situation = request.get(key, {})
     if not isinstance(situation, dict):
-        raise BuildError([{"path": "situation", "message": "must be an object"}])
+        raise BuildError([{"path": key, "message": "must be an object"}])
     try:
         return model.model_validate(situation)
     except ValidationError as exc:
-        raise BuildError([{"path": f"situation.{p['path']}", "message": p["message"]}
+        raise BuildError([{"path": f"{key}.{p['path']}", "message": p["message"]}
                           for p in build_error_from_validation(exc).problems]) from None

@@ -1,0 +1,153 @@
+"""The MEGA MERCS company page: saved units (by share link) or starter units written in, their drones, infantry and
+support aircraft, the credit bar against the budget, and each unit's legality."""
+from __future__ import annotations
+
+import json
+import re
+from types import SimpleNamespace
+from typing import Any
+
+from catalogue.loader import find_pack
+from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.megamercs import RULESET
+
+from ... import forms, store
+from ...session import mine
+from ..base import KindPage
+
+MAX_UNITS = 32
+MAX_ROWS = 16
+MAX_INLINE = 8000  # characters of one written-in unit in the form
+SECTIONS = ("drone", "infantry", "aircraft")
+BARE_SHARE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+
+
+class Page(KindPage):
+    summary_meters = {"credits": "Credits"}
+
+    def blank(self, pack_ref: str) -> dict[str, Any]:
+        return {**super().blank(pack_ref), "name": "New company"}
+
+    def anchor(self, path: str) -> str:
+        for prefix in ("units", "drones", "infantry", "aircraft"):
+            if path.startswith(f"{prefix}[") and "]" in path:
+                return f"{prefix}-{path[len(prefix) + 1:path.index(']')]}"
+        return "budget" if path == "credit_budget" else ""
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        units = [unit_entry(post.get(f"unit-{i}", ""), f"unit-{i}")
+                 for i in range(forms.whole_number(post, "unit-count", 0, 0, MAX_UNITS))]
+        drones = [{"drone": post.get(f"drone-{i}-drone", ""),
+                   "controller": forms.whole_number(post, f"drone-{i}-controller", 0, 0, MAX_UNITS - 1),
+                   "docked": post.get(f"drone-{i}-docked") == "on"}
+                  for i in range(forms.whole_number(post, "drone-count", 0, 0, MAX_UNITS))]
+        entries = {name: [{"item": post.get(f"{name}-{i}-item", ""),
+                           "count": forms.whole_number(post, f"{name}-{i}-count", 1, 1, 12)}
+                          for i in range(forms.whole_number(post, f"{name}-count", 0, 0, MAX_ROWS))]
+                   for name in ("infantry", "aircraft")}
+        wanted = post.get("add-unit", "").strip()
+        if wanted:
+            found = find(wanted, catalogue, mine(request, RULESET.key, "unit") if request is not None else [])
+            if found is not None:
+                units.append(found)
+            elif notices is not None:
+                notices.append(f"Nothing matches “{wanted[:60]}”: pick from the list or paste a unit's share link.")
+        if post.get("add-drone"):
+            drones.append({"drone": post["add-drone"], "controller": 0, "docked": False})
+        for name in ("infantry", "aircraft"):
+            if post.get(f"add-{name}"):
+                entries[name].append({"item": post[f"add-{name}"], "count": 1})
+        verb, _, index = post.get("action", "").partition(":")
+        rows = {"remove-unit": units, "remove-drone": drones, "remove-infantry": entries["infantry"],
+                "remove-aircraft": entries["aircraft"]}.get(verb)
+        if rows is not None and index.isascii() and index.isdigit() and int(index) < len(rows):
+            del rows[int(index)]
+        budget = post.get("credit_budget", "").strip()
+        return {**self.header(pack_ref), "name": post.get("name", "").strip() or "New company",
+                "notes": post.get("notes", ""),
+                "credit_budget": forms.whole_number(post, "credit_budget", low=0, high=10_000_000) if budget else None,
+                "units": units, "drones": drones, **entries}
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        editable = {b.share_id: b.get_absolute_url() for b in mine(request, RULESET.key, "unit")}
+        return {**context(checked, editable), "my_units": mine(request, RULESET.key, "unit"),
+                "examples": examples(checked.catalogue)}
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        return context(checked, {})
+
+    def sheet_sections(self, build, checked, share_url: str) -> list[str]:
+        """The roster, then a card for each unit written into the company (saved units print their own)."""
+        from .. import page_for  # the registry of pages imports this module
+
+        unit_page = page_for(RULESET.key, "unit")
+        cards = []
+        for entry in checked.document.get("units", []):
+            if entry.get("unit"):
+                document = {**unit_page.header(checked.document["pack"]), **entry["unit"]}
+                # The card is headed by the unit's own name; its link is the company's, where it is written.
+                card = SimpleNamespace(name=entry["unit"]["name"], version=build.version, share_id=build.share_id)
+                cards += unit_page.sheet_sections(card, store.check(document), share_url)
+        return super().sheet_sections(build, checked, share_url) + cards
+
+
+def unit_entry(value: str, path: str) -> dict[str, Any]:
+    """A roster line's hidden field: `build:<share id>`, or a written-in unit as JSON."""
+    kind, _, ref = value.partition(":")
+    if kind == "build" and ref:
+        return {"build": ref}
+    if kind == "unit" and 0 < len(ref) <= MAX_INLINE:
+        return {"unit": store.decode(ref)}
+    raise forms.problem(path, f"{value[:40]!r} is not a company's unit")
+
+
+def examples(catalogue: Catalogue) -> list[dict[str, Any]]:
+    """The example units of the company's own pack, which a company may write in."""
+    pack = find_pack(catalogue.pack)
+    return [{"name": e["name"], "chassis": e["chassis"], "mounts": e.get("mounts", [])}
+            for e in (pack.examples if pack else []) if e.get("kind") == "unit"]
+
+
+def find(text: str, catalogue: Catalogue, units) -> dict[str, Any] | None:
+    """What the add box names: a datalist choice, a pasted share link, or one of this browser's units by name."""
+    if "#example:" in text:
+        index = text.rsplit("#example:", 1)[1]
+        written = examples(catalogue)
+        if index.isascii() and index.isdigit() and int(index) < len(written):
+            return {"unit": written[int(index)]}
+        return None
+    if "#" in text:
+        return {"build": text.rsplit("#", 1)[1]}
+    if "/s/" in text:
+        return {"build": forms.share_id(text, "add-unit")}
+    named = [b for b in units if text.lower() in b.name.lower()]
+    if len(named) == 1:
+        return {"build": named[0].share_id}
+    return {"build": text} if BARE_SHARE_ID.fullmatch(text) and not named else None
+
+
+def context(checked, editable: dict[str, str]) -> dict[str, Any]:
+    report, document, catalogue = checked.report, checked.document, checked.catalogue
+    roster = report.detail.get("roster", [])
+    units = [dict(m, entry=document["units"][i], edit_url=editable.get(m["ref"]),
+                  issues=report.issues_at(m["path"]), anchor=f"units-{i}")
+             for i, m in enumerate(r for r in roster if r["kind"] in ("unit", "missing"))]
+    for unit in units:
+        entry = unit["entry"]
+        unit["field"] = f"build:{entry['build']}" if entry.get("build") else f"unit:{json.dumps(entry['unit'])}"
+    rows = {name: [dict(m, index=i, issues=report.issues_at(m["path"])) for i, m in
+                   enumerate(r for r in roster if r["kind"] == name)] for name in SECTIONS}
+    for row, entry in zip(rows["drone"], document.get("drones", [])):
+        row.update(entry)
+    for name, key in (("infantry", "infantry"), ("aircraft", "aircraft")):
+        for row, entry in zip(rows[name], document.get(key, [])):
+            row["count"] = entry.get("count", 1)
+    return {"units": units, "drones": rows["drone"], "infantry": rows["infantry"], "aircraft": rows["aircraft"],
+            "drone_options": catalogue.of("drone"),
+            "support": [("infantry", rows["infantry"], catalogue.of("infantry"), "Infantry squads"),
+                        ("aircraft", rows["aircraft"], catalogue.of("aircraft"), "Support aircraft")],
+            "budget": report.detail.get("budget"),
+            "credit_meter": next((m for m in report.meters if m.key == "credits"), None),
+            "company_issues": [i for i in report.issues if not i.path.startswith(("units[", "drones[",
+                                                                                   "infantry[", "aircraft["))]}

@@ -1,0 +1,204 @@
+"""The MEGA MERCS unit builder: a chassis, its hard-points with what they mount, the internals grids drawn as hexes,
+the stat line with each stacked bonus explained, and the d100 combat preview.
+
+The page is a plain HTML form that htmx posts on every change; each hard-point offers the items whose type symbols
+it shares (MM-R02), and mounting anything else is reported beside it rather than hidden.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.megamercs import preview as engine
+from catalogue.rulesets.megamercs.rules import EDGE_LABELS, parse, resolve, types_label
+from catalogue.rulesets.megamercs.schema import EDGES, LOCATION_LABELS, Chassis, Equipment, Weapon
+
+from ... import forms
+from ..base import KindPage, situation_of
+
+MAX_FORM_MOUNTS = 32
+MAX_BOXES = 120  # HP boxes a card prints
+STATLINE = ("hp", "agility", "movement", "vision", "ewar", "accuracy", "attacks")
+HEX = 14  # the drawn hexes' radius, in SVG units
+UNIT_TYPES = {"mecha": "Mecha", "tank": "Tanks", "vehicle": "Vehicles", "vtol": "VTOL"}
+TARGET_FLAGS = ("evading", "electronic_defence", "flying", "in_building")
+SITUATION_FLAGS = ("line_of_sight", "locked", "jammed", "lock_attempt")
+GRID_LABELS = {"track": "Internal track", "bi_directional": "Bi-directional track", "radial": "Radial grid"}
+# Hex fills by content, set on the drawing itself so that screen and PDF agree without a stylesheet.
+FILLS = {"pilot": "#f3c9a8", "crew": "#f3c9a8", "leg_parts": "#d9e2ec", "treads": "#d9e2ec", "item": "#e6eedf",
+         "empty": "#ffffff"}
+
+
+class Page(KindPage):
+    previews = True
+    to_fit = ("MM-R01",)  # no chassis picked yet
+    summary_meters: dict[str, str] = {}
+
+    def describe(self, document: dict[str, Any]) -> str:
+        return ""
+
+    def anchor(self, path: str) -> str:
+        if path.startswith("mounts[") and path.endswith("]"):
+            return f"mount-{path[7:-1]}"
+        if path.startswith("hardpoints."):
+            return f"hardpoint-{path[11:]}"
+        if path.startswith("grids."):
+            return f"grid-{path[6:]}"
+        return "chassis" if path == "chassis" else ""
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        mounts = []
+        for i in range(forms.whole_number(post, "mount-count", 0, 0, MAX_FORM_MOUNTS)):
+            item = post.get(f"mount-{i}-item", "")
+            if item:
+                mount = {"item": item, "hardpoint": post.get(f"mount-{i}-hardpoint", "")}
+                if post.get(f"mount-{i}-ammo"):
+                    mount["ammo"] = post.get(f"mount-{i}-ammo")
+                mounts.append(mount)
+        verb, _, index = post.get("action", "").partition(":")
+        if verb == "remove" and index.isascii() and index.isdigit() and int(index) < len(mounts):
+            del mounts[int(index)]
+        chassis = post.get("chassis") or None
+        card = catalogue.items.get(chassis) if chassis else None
+        if isinstance(card, Chassis):
+            for hardpoint in card.hardpoints:
+                if post.get(f"add-{hardpoint.key}"):
+                    mounts.append({"item": post.get(f"add-{hardpoint.key}"), "hardpoint": hardpoint.key})
+            # A new chassis keeps what still has a hard-point of the same name to go on.
+            keys = {h.key for h in card.hardpoints}
+            mounts = [m for m in mounts if m["hardpoint"] in keys]
+        return {**self.header(pack_ref), "name": post.get("name", "").strip() or "Unnamed unit",
+                "notes": post.get("notes", ""), "chassis": chassis, "mounts": mounts}
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        return context(checked, editing=True)
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        return context(checked)
+
+    def sheet_context(self, checked, build) -> dict[str, Any]:
+        stats = checked.report.stats
+        return {**context(checked), "statline": [stats[k] for k in STATLINE if k in stats],
+                "hp_boxes": range(min(stats["hp"].value, MAX_BOXES)) if "hp" in stats else range(0)}
+
+    # --- combat preview ------------------------------------------------------------------------
+
+    def preview_context(self, request, document, build) -> dict[str, Any]:
+        return {**super().preview_context(request, document, build),
+                "edges": [(e, EDGE_LABELS[e]) for e in EDGES]}
+
+    def preview_request(self, fields) -> dict[str, Any]:
+        agility = str(fields.get("agility", "") or "").strip()
+        target = {"kind": forms.choice(fields, "kind", ("unit", "mecha", "infantry"), "unit"),
+                  "edge": forms.choice(fields, "edge", EDGES, "front"),
+                  **{name: forms.whole_number(fields, name, 0, 0, 99) for name in ("dr", "top_dr")},
+                  "agility": forms.whole_number(fields, "agility", low=0, high=100) if agility else None,
+                  "ewar": forms.whole_number(fields, "ewar", 30, 0, 100),
+                  "interceptor": forms.whole_number(fields, "interceptor", 0, 0, 20),
+                  "members": forms.whole_number(fields, "members", 6, 1, 6),
+                  "ish": forms.whole_number(fields, "ish", 1, 1, 9),
+                  "blast_resistance": forms.whole_number(fields, "blast_resistance", 40, 0, 100),
+                  "cover_points": forms.whole_number(fields, "cover_points", 0, 0, 6),
+                  **{flag: fields.get(flag) == "on" for flag in TARGET_FLAGS}}
+        situation = {"distance": forms.whole_number(fields, "distance", 3, 1, 99),
+                     "cover": forms.whole_number(fields, "cover", 0, -100, 100),
+                     **{flag: fields.get(flag) == "on" for flag in SITUATION_FLAGS}}
+        return {"target": target, "situation": situation}
+
+    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
+        """Every weapon profile of the unit against the target the request describes."""
+        if not isinstance(request, dict) or not set(request) <= {"target", "situation"}:
+            raise forms.problem("(request)", 'send {"attacker": ..., "target": {...}, "situation": {...}}')
+        target = situation_of(engine.Target, request, "target")
+        situation = situation_of(engine.Situation, request)
+        unit = resolve(parse(checked.document), checked.catalogue)
+        if unit is None:
+            raise forms.problem("attacker.chassis", "pick a chassis first")
+        return {"attacker": checked.document["name"], **engine.odds(unit, target, situation),
+                "target": target.model_dump(), "situation": situation.model_dump()}
+
+
+def context(checked, editing: bool = False) -> dict[str, Any]:
+    document, catalogue, report = checked.document, checked.catalogue, checked.report
+    chassis = catalogue.items.get(document.get("chassis") or "")
+    mounts = document.get("mounts", [])
+    hardpoints = []
+    if isinstance(chassis, Chassis):
+        details = {h["key"]: h for h in report.detail.get("hardpoints", [])}
+        mountable = [i for i in catalogue.items.values() if isinstance(i, (Weapon, Equipment))]
+        for hp in chassis.hardpoints:
+            mine = [{"index": i, "item": catalogue.items[m["item"]], "ammo": m.get("ammo"),
+                     "issues": report.issues_at(f"mounts[{i}]")}
+                    for i, m in enumerate(mounts) if m["hardpoint"] == hp.key]
+            free = details.get(hp.key, {}).get("free", hp.size)
+            hardpoints.append({
+                "hp": hp, "types": types_label(hp.types), "location": LOCATION_LABELS[hp.location],
+                "mounted": mine, "free": free, "issues": report.issues_at(f"hardpoints.{hp.key}"),
+                "meter": next((m for m in report.meters if m.key == f"hp-{hp.key}"), None),
+                "candidates": [{"item": i, "fits": i.size <= free} for i in mountable
+                               if set(i.types) & set(hp.types)
+                               and (not i.specialist_for or chassis.key in i.specialist_for)] if editing else [],
+            })
+    chassis_options = [(label, [c for c in catalogue.of("chassis") if c.unit_type == kind])
+                       for kind, label in UNIT_TYPES.items()]
+    return {"chassis": chassis if isinstance(chassis, Chassis) else None, "hardpoints": hardpoints,
+            "chassis_options": [(label, cards) for label, cards in chassis_options if cards],
+            "mount_rows": [{"index": i, **m} for i, m in enumerate(mounts)],
+            "integrated": [catalogue.items[k] for k in (chassis.integrated if isinstance(chassis, Chassis) else [])
+                           if k in catalogue.items],
+            "grids": [drawn(g, report) for g in report.detail.get("grids", [])],
+            "weapons": [{**w, "boxes": range(w["limited"] or 0)} for w in report.detail.get("weapons", [])],
+            "dr": [(EDGE_LABELS[e], v) for e, v in report.detail["dr"].items()] if "dr" in report.detail else [],
+            "unit_issues": [i for i in report.issues if not i.path.startswith(("mounts[", "hardpoints.", "grids."))]}
+
+
+def drawn(layout: dict[str, Any], report) -> dict[str, Any]:
+    """A grid's hexes placed for SVG: a track is a row, a bi-directional track a column, a radial grid rings."""
+    cells = layout["cells"]
+    w = math.sqrt(3) * HEX
+    if layout["type"] == "track":
+        centres = [(w / 2 + i * w, HEX) for i in range(len(cells))]
+    elif layout["type"] == "bi_directional":
+        centres = [(w / 2 + (i % 2) * w / 2, HEX + i * 1.5 * HEX) for i in range(len(cells))]
+    else:
+        centres = [axial_to_xy(q, r) for q, r in radial_order(len(cells))]
+        low_x, low_y = min(x for x, _ in centres), min(y for _, y in centres)
+        centres = [(x - low_x + w / 2, y - low_y + HEX) for x, y in centres]
+    shapes = []
+    for (x, y), cell in zip(centres, cells):
+        points = " ".join(f"{x + HEX * math.cos(math.radians(a)):.1f},{y + HEX * math.sin(math.radians(a)):.1f}"
+                          for a in (-90, -30, 30, 90, 150, 210))
+        shapes.append({"points": points, "x": round(x, 1), "y": round(y + 3, 1), "kind": cell["kind"],
+                      "label": cell["label"], "mark": mark(cell), "fill": FILLS[cell["kind"]]})
+    return {**layout, "shapes": shapes, "type_label": GRID_LABELS[layout["type"]], "width": round(max(x for x, _ in centres) + w / 2 + 1, 1),
+            "height": round(max(y for _, y in centres) + HEX + 1, 1),
+            "issues": report.issues_at(f"grids.{layout['location']}")}
+
+
+def mark(cell: dict[str, str]) -> str:
+    """The letters inside a hex: P for the Pilot, C Crew, L Leg Parts, T Treads, an item's initials."""
+    if cell["kind"] == "empty":
+        return ""
+    if cell["kind"] != "item":
+        return {"pilot": "P", "crew": "C", "leg_parts": "L", "treads": "T"}[cell["kind"]]
+    return "".join(word[0] for word in cell["label"].split()[:2]).upper()
+
+
+def radial_order(count: int) -> list[tuple[int, int]]:
+    """Axial coordinates from the centre outwards, ring by ring (the centre hex is destroyed last)."""
+    order, ring = [(0, 0)], 1
+    directions = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+    while len(order) < count:
+        q, r = -ring, ring  # start on the ring, then walk its six sides
+        for dq, dr in directions:
+            for _ in range(ring):
+                order.append((q, r))
+                q, r = q + dq, r + dr
+        ring += 1
+    return order[:count]
+
+
+def axial_to_xy(q: int, r: int) -> tuple[float, float]:
+    return math.sqrt(3) * HEX * (q + r / 2), 1.5 * HEX * r
