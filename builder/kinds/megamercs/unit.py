@@ -127,7 +127,8 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
     hardpoints = []
     if isinstance(chassis, Chassis):
         details = {h["key"]: h for h in report.detail.get("hardpoints", [])}
-        mountable = [i for i in catalogue.items.values() if isinstance(i, (Weapon, Equipment))]
+        allowed = [i for i in catalogue.items.values() if isinstance(i, (Weapon, Equipment))
+                   and (not i.specialist_for or chassis.key in i.specialist_for)] if editing else []
         for hp in chassis.hardpoints:
             mine = [{"index": i, "item": catalogue.items[m["item"]], "ammo": m.get("ammo"),
                      "issues": report.issues_at(f"mounts[{i}]")}
@@ -137,9 +138,10 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                 "hp": hp, "types": types_label(hp.types), "location": LOCATION_LABELS[hp.location],
                 "mounted": mine, "free": free, "issues": report.issues_at(f"hardpoints.{hp.key}"),
                 "meter": next((m for m in report.meters if m.key == f"hp-{hp.key}"), None),
-                "candidates": [{"item": i, "fits": i.size <= free} for i in mountable
-                               if set(i.types) & set(hp.types)
-                               and (not i.specialist_for or chassis.key in i.specialist_for)] if editing else [],
+                # Items sharing a type symbol first; the rest may still be mounted, and MM-R02 says why not.
+                "candidates": [{"item": i, "fits": i.size <= free} for i in allowed if set(i.types) & set(hp.types)],
+                "others": [{"item": i, "types": types_label(i.types)} for i in allowed
+                           if not set(i.types) & set(hp.types)],
             })
     chassis_options = [(label, [c for c in catalogue.of("chassis") if c.unit_type == kind])
                        for kind, label in UNIT_TYPES.items()]
