@@ -31,6 +31,7 @@ class Option(BaseModel):
     kind: Literal["parameter", "reading"]
     label: str = Field(min_length=1, max_length=80)
     rule: str = Field(min_length=1, max_length=20)  # the rule ID it touches
+    also: tuple[str, ...] = ()  # other rules the same reading touches (an ally's hire and its upgrades)
     text: str = Field(min_length=1, max_length=400)  # what changes, in our words
     default: int | str
     low: int | None = None  # parameters: the range allowed

@@ -37,6 +37,7 @@ class Reading(BaseModel):
     # The house rule offering the other readings (its default is this one), or "severity" where the only other
     # reading is not to enforce the rule, which the table's severity override already does.
     option: str = Field("", max_length=41)
+    fixed: str = Field("", max_length=200)  # why no other reading can be offered, where none is
 
 
 class Rule(BaseModel):
@@ -83,7 +84,8 @@ def readings_table(rules: dict[str, Rule]) -> str:
     for rule in rules.values():
         for reading in rule.readings:
             where = f"{rule.id} ({reading.ambiguity})" if reading.ambiguity else rule.id
-            option = {"": "", "severity": f"`severity` of {rule.id}"}.get(reading.option, f"`{reading.option}`")
+            option = {"": f"none: {reading.fixed}" if reading.fixed else "",
+                      "severity": f"`severity` of {rule.id}"}.get(reading.option, f"`{reading.option}`")
             lines.append(f"| {where} | {' '.join(reading.text.split()).replace('|', '/')} | {option} |")
     return "\n".join(lines)
 

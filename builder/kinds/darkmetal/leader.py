@@ -6,6 +6,7 @@ exchanged freely, DM-R51); those from earlier campaigns keep the price paid then
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -14,6 +15,7 @@ from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.darkmetal import preview as engine
 from catalogue.rulesets.darkmetal import rules
 from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, Weapon
+from catalogue.rulesets.house_rules import setting
 
 from ... import forms
 from ..base import KindPage, situation_of
@@ -24,6 +26,9 @@ SHOULDERS_FIRST = (3, 4, 1, 2)
 ARMS_ONLY = (1, 2)
 FLAGS = ("close_combat", "dodging", "dashing", "aimed", "close_range", "undetected")
 COUNTS = ("supporting_attackers", "supporting_defenders", "friendlies_in_the_way")
+# The preview's readings a table may choose in its house rules: engine field, house-rule option.
+PREVIEW_READINGS = (("range_step", "range-step"), ("aim", "aim-dice"), ("close_range", "close-range"),
+                    ("support", "support-dice"))
 
 
 class Page(KindPage):
@@ -40,7 +45,8 @@ class Page(KindPage):
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
-        return {**self.header(pack_ref), **leader_document(post, catalogue)}
+        # Prices depend on the table's readings of the MES price rules (A-30, A-31), chosen in the same form.
+        return {**self.header(pack_ref), **leader_document(post, catalogue, forms.house_rules(post, self.house_rule_options()))}
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
         return context(checked)
@@ -85,7 +91,9 @@ class Page(KindPage):
         weapons = [items[p["item"]] for p in checked.document.get("hands", [])] + attacking(checked)
         awareness = checked.document.get("traits", {}).get("awa", 1)
         boosts = [items[key] for key in checked.report.detail["boosts"]]
-        result = engine.leader_preview(checked.report, weapons, awareness, chosen, boosts)
+        house = SimpleNamespace(house_rules=checked.document.get("house_rules", {}))
+        readings = engine.Readings(**{field: setting(rules.OPTIONS, house, option) for field, option in PREVIEW_READINGS})
+        result = engine.leader_preview(checked.report, weapons, awareness, chosen, boosts, readings)
         result["attacker"] = checked.document["name"]
         return result
 
@@ -116,13 +124,14 @@ def place(weapon: AttachWeapon, taken: set[int]) -> list[int]:
     return chosen or [order[0]]
 
 
-def reprice(purchases: list[dict[str, Any]], catalogue: Catalogue, campaign: int) -> list[dict[str, Any]]:
+def reprice(purchases: list[dict[str, Any]], catalogue: Catalogue, campaign: int,
+            house_rules: dict[str, Any]) -> list[dict[str, Any]]:
     """Purchases of the current campaign at today's order-dependent price; older ones as paid."""
     splice = cyber = 0
     for purchase in purchases:
         item = catalogue.items[purchase["item"]]
         if purchase["campaign"] >= campaign:
-            purchase["paid"] = rules.mes_price(item, splice, cyber)
+            purchase["paid"] = rules.mes_price(item, splice, cyber, house_rules)
         if isinstance(item, Cyber):
             cyber += item.score
         else:
@@ -130,7 +139,7 @@ def reprice(purchases: list[dict[str, Any]], catalogue: Catalogue, campaign: int
     return purchases
 
 
-def leader_document(post, catalogue: Catalogue) -> dict[str, Any]:
+def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> dict[str, Any]:
     items = catalogue.items
     campaign = forms.whole_number(post, "campaign", 0, 0, 999)
     action, _, arg = post.get("action", "").partition(":")
@@ -185,7 +194,7 @@ def leader_document(post, catalogue: Catalogue) -> dict[str, Any]:
         "traits": {t: forms.whole_number(post, f"trait-{t}", 1, 1, 12) for t in TRAITS},
         "knowledge": {s: v for s in SKILLS if (v := forms.whole_number(post, f"skill-{s}", 0, 0, 9))},
         "armor": {"item": armor, "campaign": campaign} if armor else None,
-        "modifications": reprice(mods, catalogue, campaign) if all(m["item"] in items for m in mods) else mods,
+        "modifications": reprice(mods, catalogue, campaign, house_rules) if all(m["item"] in items for m in mods) else mods,
         "hands": hands, "attach": attach, "backpack": backpack, "allies": allies,
         "wipe_rebuild_used": post.get("wipe_rebuild_used") == "on",
         # Turning the optional rule off drops the injuries recorded under it.
@@ -256,17 +265,20 @@ def context(checked) -> dict[str, Any]:
             for i, m in enumerate(document.get("modifications", []))]
     splice = sum(items[m["item"]].score for m in document.get("modifications", []) if catalogue.categories[m["item"]] == "splice")
     cyber = sum(items[m["item"]].score for m in document.get("modifications", []) if catalogue.categories[m["item"]] == "cyber")
-    mes_options = [{"item": mod, "price": rules.mes_price(mod, splice, cyber), "kind": kind}
+    mes_options = [{"item": mod, "price": rules.mes_price(mod, splice, cyber, document.get("house_rules")), "kind": kind}
                    for kind in ("splice", "cyber") for mod in catalogue.of(kind)]
     attach = [{"index": i, "item": items[a["item"]], "at": a["at"], "campaign": a["campaign"]}
               for i, a in enumerate(document.get("attach", []))]
     body = {point: next((a["item"].name for a in attach if point in a["at"]), "") for point in (1, 2, 3, 4)}
     hands = [items[h["item"]] for h in document.get("hands", [])]
     allies = []
+    table = SimpleNamespace(house_rules=document.get("house_rules", {}))
     for i, ally in enumerate(document.get("allies", [])):
         template = items[ally["template"]]
-        rep, arp = rules.template_cost(template, catalogue)
-        gear = rules.weapons_rep(ally["weapons"], template, catalogue) + sum(items[k].cost or 0 for k in ally["items"])
+        rep, arp = rules.template_cost(template, catalogue, setting(rules.OPTIONS, table, "ally-costs") == "totals")
+        gear = rules.weapons_rep(ally["weapons"], template, catalogue,
+                                 setting(rules.OPTIONS, table, "free-weapon") == "kept") \
+            + sum(items[k].cost or 0 for k in ally["items"])
         gear += items[ally["armor"]].cost if ally.get("armor") else 0
         record = report.detail["ally_records"][i]
         refund = refund_of(record, gear, ally["paid_with"])

@@ -21,7 +21,7 @@ TRAINING_COM = 9  # Training, at Communication 4½ (L838)
 def check(build: LeaderBuild, catalogue: Catalogue, report: Report) -> None:
     """Refuse records that cannot be true, then report the campaign rules they break."""
     check_records(build, catalogue)
-    check_income(build, report)
+    check_income(build, catalogue, report)
     for i, ally in enumerate(build.allies):
         check_path(ally, catalogue, f"allies[{i}]", report)
         check_knock_out(build, ally, catalogue, f"allies[{i}]", report)
@@ -84,9 +84,9 @@ def check_records(build: LeaderBuild, catalogue: Catalogue) -> None:
 
 # --- ARP income (DM-R65) ------------------------------------------------------------------------
 
-def check_income(build: LeaderBuild, report: Report) -> None:
+def check_income(build: LeaderBuild, catalogue: Catalogue, report: Report) -> None:
     results = {r.campaign: r for r in build.campaigns}
-    com = rules.traits_of(build)["com"]
+    com = rules.communication(build, catalogue.items)
     training: dict[int, int] = {}
     for i, ally in enumerate(build.allies):
         for j, entry in enumerate(ally.arp):
@@ -126,13 +126,19 @@ def earned(build: LeaderBuild, ally: Ally) -> int:
 
 # --- upgrade paths and their costs (DM-R66) -------------------------------------------------------
 
-def step_cost(before, after) -> tuple[int, int]:
+def step_cost(before, after, totals: bool = False) -> tuple[int, int]:
     """An upgrade's price in Rep and in ARP. The Recruit tree lists each upgrade's own cost; Medic, Mechie
-    and Animalus list totals, so a step up costs the difference (A-40)."""
-    if after.family in rules.TREE_FAMILIES:
+    and Animalus list totals, so a step up costs the difference (A-40). A table reading every cost as a total
+    pays the difference throughout."""
+    if after.family in rules.TREE_FAMILIES and not totals:
         return after.rep_cost or 0, after.arp_cost or 0
     return (max(0, (after.rep_cost or 0) - (before.rep_cost or 0)),
             max(0, (after.arp_cost or 0) - (before.arp_cost or 0)))
+
+
+def totals(build: LeaderBuild) -> bool:
+    """Whether the table reads every listed ally cost as a total (house rule "ally-costs", A-40)."""
+    return setting(rules.OPTIONS, build, "ally-costs") == "totals"
 
 
 @dataclass
@@ -144,10 +150,10 @@ class Ledger:
     arp: int = 0
 
 
-def ledger(ally: Ally, catalogue: Catalogue) -> Ledger:
+def ledger(ally: Ally, catalogue: Catalogue, totals: bool = False) -> Ledger:
     items = catalogue.items
     hired = items[ally.hired_as or ally.template]
-    rep, arp = rules.template_cost(hired, catalogue)
+    rep, arp = rules.template_cost(hired, catalogue, totals)
     book = Ledger()
 
     def pay(tier, campaign: int, currency: str, cost: tuple[int, int]) -> None:
@@ -162,7 +168,7 @@ def ledger(ally: Ally, catalogue: Catalogue) -> Ledger:
     before = hired
     for step in ally.upgrades:
         after = items[step.template]
-        pay(after, step.campaign, step.paid_with, step_cost(before, after))
+        pay(after, step.campaign, step.paid_with, step_cost(before, after, totals))
         before = after
     return book
 
@@ -189,9 +195,11 @@ def charges(build: LeaderBuild, ally: Ally, catalogue: Catalogue, gear_rep: int)
 
     DM-R62: ARP an ally earned is spent on that ally (its upgrades and gear), never on another's.
     """
-    book = ledger(ally, catalogue)
-    gear_arp = math.ceil(gear_rep / rules.ARP_TO_REP) if ally.paid_with == "arp" else 0
-    rep = book.rep + (0 if ally.paid_with == "arp" else gear_rep)
+    book = ledger(ally, catalogue, totals(build))
+    # A-43: an ally's gear is paid in its hire's currency, unless the table pays all gear in Rep.
+    in_arp = ally.paid_with == "arp" and setting(rules.OPTIONS, build, "ally-gear-currency") == "with-hire"
+    gear_arp = math.ceil(gear_rep / rules.ARP_TO_REP) if in_arp else 0
+    rep = book.rep + (0 if in_arp else gear_rep)
     return rep, max(0, book.arp + gear_arp - earned(build, ally))
 
 
@@ -221,7 +229,7 @@ def check_knock_out(build: LeaderBuild, ally: Ally, catalogue: Catalogue, path: 
 
 def record(build: LeaderBuild, ally: Ally, catalogue: Catalogue) -> dict[str, Any]:
     """An ally's path with prices, ARP earned and left, and what dismissing it returns (DM-R63)."""
-    book = ledger(ally, catalogue)
+    book = ledger(ally, catalogue, totals(build))
     income = earned(build, ally)
     return {"name": ally.name, "tiers": book.tiers, "rep_paid": book.rep, "arp_paid": book.arp, "arp_earned": income,
             "arp_left": max(0, income - book.arp), "status": status(build, ally, catalogue)}
@@ -229,23 +237,35 @@ def record(build: LeaderBuild, ally: Ally, catalogue: Catalogue) -> dict[str, An
 
 # --- the optional Injury rule (DM-R71) ------------------------------------------------------------
 
+def first_taken(build: LeaderBuild) -> dict[str, int]:
+    """Each injury taken, with the campaign it was first taken in."""
+    first: dict[str, int] = {}
+    for taken in build.injuries:
+        first[taken.item] = min(first.get(taken.item, taken.campaign), taken.campaign)
+    return first
+
+
+def boons(build: LeaderBuild, items) -> list[str]:
+    """The injuries whose boon the Leader has now: once each, from the campaign two after it was first taken."""
+    if not build.injury_rule:
+        return []
+    return [key for key, campaign in first_taken(build).items() if build.campaign - campaign >= items[key].boon_after]
+
+
 def injure(build: LeaderBuild, items, sheet, report: Report) -> None:
     """A condition on the Leader: each time an injury is taken its losses count again; its boon counts once,
     from the campaign two after it was first taken, and so does its Rep bonus (L1352, L1354)."""
     if not build.injury_rule:
         return
-    first: dict[str, int] = {}
+    first = first_taken(build)
     for taken in build.injuries:
         injury = items[taken.item]
         for trait, value in injury.traits.items():
             sheet.trait_mods[trait] += value
         sheet.move += injury.move
-        first[taken.item] = min(first.get(taken.item, taken.campaign), taken.campaign)
-    for key, campaign in first.items():
-        injury = items[key]
-        if build.campaign - campaign >= injury.boon_after:
-            for trait, value in injury.boon_traits.items():
-                sheet.trait_mods[trait] += value
+    for key in boons(build, items):
+        for trait, value in items[key].boon_traits.items():
+            sheet.trait_mods[trait] += value
     # DM-R71 reading: the Rep bonus counts once per different injury, like the boon, unless the table says each time.
     each_time = setting(rules.OPTIONS, build, "injury-rep-bonus") == "each-time"
     bonus = sum(items[key].rep_bonus for key in ([t.item for t in build.injuries] if each_time else first))

@@ -5,6 +5,7 @@ defender's d6) cancels a success, and the attack hits when successes outnumber t
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -44,8 +45,23 @@ def expected_net_damage(attack_dice: int, target: int, defence_dice: int = 0) ->
     return sum(max(0, k) * p for k, p in net_distribution(attack_dice, target, defence_dice).items())
 
 
-def aim_dice(awareness_half_steps: int, leader: bool = True) -> int:
-    """Aim bonus dice (L1269, A-13): Leader by Awareness level 1-2 → 1, 2½-4½ → 2, 5+ → 3; allies by pool."""
+@dataclass(frozen=True)
+class Readings:
+    """The table's readings of the preview's unclear rules (house rules), each defaulting to Hardpoint's."""
+
+    range_step: str = "replaces"  # A-19: a weapon's range step replaces its toHit, or adds to it
+    aim: str = "table"  # A-13: the Leader's Aim dice by the lookup table, or half the Awareness pool
+    close_range: str = "optional"  # A-20: the combat example's −1 under 3", offered or never applied
+    support: str = "capped"  # A-22: supporting dice at most +2, or one each without a cap
+
+
+def aim_dice(awareness_half_steps: int, leader: bool = True, reading: str = "table") -> int:
+    """Aim bonus dice (L1269, A-13): Leader by Awareness level 1-2 → 1, 2½-4½ → 2, 5+ → 3; allies by pool.
+
+    The two passages the table contradicts halve the Awareness pool, rounded up (L905) or down (L1269)."""
+    if leader and reading != "table":
+        pool = awareness_half_steps // 2
+        return -(-pool // 2) if reading == "pool-up" else pool // 2
     if leader:
         level = awareness_half_steps / 2
         return 0 if level < 1 else 1 if level <= 2 else 2 if level <= 4.5 else 3
@@ -53,9 +69,9 @@ def aim_dice(awareness_half_steps: int, leader: bool = True) -> int:
     return 0 if pool < 1 else 1 if pool <= 2 else 2 if pool <= 4 else 3
 
 
-def support_dice(helpers: int) -> int:
+def support_dice(helpers: int, reading: str = "capped") -> int:
     """Supporting Attackers or Defenders: +1 die each, at most +2 (L1120, L1156; A-22)."""
-    return min(2, max(0, helpers))
+    return max(0, helpers) if reading == "uncapped" else min(2, max(0, helpers))
 
 
 def into_melee_defence(friendlies_on_the_wrong_side: int) -> int:
@@ -90,12 +106,12 @@ class Situation(BaseModel):
     modes: dict[Key, str] = Field(default_factory=dict, max_length=12)  # weapon key → the firing mode chosen
 
 
-def weapon_to_hit(weapon, mode: FiringMode, distance: int) -> int:
-    """The mode's toHit at this range; a range step replaces the base value (A-19)."""
+def weapon_to_hit(weapon, mode: FiringMode, distance: int, reading: str = "replaces") -> int:
+    """The mode's toHit at this range; a range step replaces the base value (A-19), or adds to it."""
     to_hit = mode.to_hit
     for beyond, value in sorted(getattr(weapon, "range_steps", [])):
         if distance > beyond:
-            to_hit = value
+            to_hit = value if reading == "replaces" else mode.to_hit + value
     return to_hit
 
 
@@ -133,7 +149,8 @@ def unrolled_dice(attack_dice: int, target: int, defence_dice: int, auto_tens: i
     return Distribution.of(outcomes)
 
 
-def mode_odds(weapon, mode: FiringMode, pools: dict[str, int], aim: int, situation: Situation, bulk: int) -> dict:
+def mode_odds(weapon, mode: FiringMode, pools: dict[str, int], aim: int, situation: Situation, bulk: int,
+              readings: Readings = Readings()) -> dict:
     """One firing mode's attack: dice, target number, defence dice, exact P(hit) and expected damage."""
     melee = bool(getattr(weapon, "close_combat", False) or getattr(weapon, "melee", False))
     in_close_combat = situation.close_combat or melee
@@ -151,7 +168,7 @@ def mode_odds(weapon, mode: FiringMode, pools: dict[str, int], aim: int, situati
         if not melee:
             notes.append("a ranged weapon in Close Combat strikes as a basic melee weapon")
     else:
-        dice, to_hit = pools["pre"], weapon_to_hit(weapon, mode, situation.range)
+        dice, to_hit = pools["pre"], weapon_to_hit(weapon, mode, situation.range, readings.range_step)
         notes.append("Shoot: Precision")
     if mode.extra_dice:
         notes.append(f"+{mode.extra_dice} {'die' if mode.extra_dice == 1 else 'dice'} ({mode.name})")
@@ -160,18 +177,21 @@ def mode_odds(weapon, mode: FiringMode, pools: dict[str, int], aim: int, situati
         notes.append(f"damage = Bulk {bulk}")
     auto_tens = 0
     if in_close_combat:
-        dice += support_dice(situation.supporting_attackers)
+        dice += support_dice(situation.supporting_attackers, readings.support)
         auto_tens = int(situation.undetected)
         if situation.supporting_attackers:
-            notes.append(f"+{support_dice(situation.supporting_attackers)} supporting")
+            notes.append(f"+{support_dice(situation.supporting_attackers, readings.support)} supporting")
         if situation.undetected:
             notes.append("undetected first strike: one die shows 10")
     dice = max(0, dice) + mode.extra_dice + aim
     defence = situation.defence_dice + (0 if in_close_combat else COVER_DICE[situation.cover])
     defence += 2 * situation.dodging + situation.dashing
-    defence += support_dice(situation.supporting_defenders) if in_close_combat else into_melee_defence(
-        situation.friendlies_in_the_way)
-    target = target_number(situation.size, situation.armor, mode.pierce, to_hit, situation.close_range)
+    defence += support_dice(situation.supporting_defenders, readings.support) if in_close_combat else \
+        into_melee_defence(situation.friendlies_in_the_way)
+    close_range = situation.close_range and readings.close_range == "optional"
+    if situation.close_range and not close_range:
+        notes.append("no close-range −1 at this table (A-20)")
+    target = target_number(situation.size, situation.armor, mode.pierce, to_hit, close_range)
     odds.update(reachable=True, dice=dice, target_number=target, defence_dice=defence, damage=damage, hit_from=1,
                 notes=notes)
     if mode.damage_rule == "unrolled_dice":
@@ -196,14 +216,15 @@ def boosted(modes: list[FiringMode], boosts) -> list[FiringMode]:
                     for mod in boosts for mode in modes]
 
 
-def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation, bulk: int = 0, boosts=()) -> dict:
+def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation, bulk: int = 0, boosts=(),
+                readings: Readings = Readings()) -> dict:
     """A weapon's attack in the mode chosen (the first unless `situation.modes` names another), with the odds
     of every mode it has beside it."""
     melee = bool(getattr(weapon, "close_combat", False) or getattr(weapon, "melee", False))
     modes = [AS_A_CLUB] if situation.close_combat and not melee else profiles(weapon)
     if melee or situation.close_combat:
         modes = boosted(modes, boosts)
-    every = [mode_odds(weapon, mode, pools, aim, situation, bulk) for mode in modes]
+    every = [mode_odds(weapon, mode, pools, aim, situation, bulk, readings) for mode in modes]
     # An aimed shot of a weapon with an aimed mode (the Beam Rifle) is that mode unless another is picked.
     default = next((m for m in modes if m.aimed_only), modes[0]) if situation.aimed else modes[0]
     chosen = situation.modes.get(weapon.key, default.name)
@@ -218,9 +239,10 @@ def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation, b
     return {"name": weapon.name, "key": weapon.key, **attack, "modes": every if len(every) > 1 else []}
 
 
-def leader_preview(report, weapons, awareness_half_steps: int, situation: Situation, boosts=()) -> dict:
+def leader_preview(report, weapons, awareness_half_steps: int, situation: Situation, boosts=(),
+                   readings: Readings = Readings()) -> dict:
     pools = {row["trait"]: row["pool"] for row in report.detail["traits"]}
-    aim = aim_dice(awareness_half_steps) if situation.aimed else 0
+    aim = aim_dice(awareness_half_steps, reading=readings.aim) if situation.aimed else 0
     bulk = report.stats["bulk"].value
     return {"situation": situation.model_dump(), "aim": aim,
-            "attacks": [weapon_odds(w, pools, aim, situation, bulk, boosts) for w in weapons]}
+            "attacks": [weapon_odds(w, pools, aim, situation, bulk, boosts, readings) for w in weapons]}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
@@ -18,7 +19,6 @@ from .schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, LeaderBuil
 
 ARP_TO_REP = 10  # DM-R07: allies buy equipment at 1 ARP = 10 Rep
 LEADER_BHP = 3  # DM-R68
-BASE_MOVE = 4  # A-54
 OPTIONS = load(Path(__file__).parent / "data")  # the house rules: budgets (DM-R04, DM-R06) and readings
 HAND_SLOTS = 2  # DM-R34
 ATTACH_LOCATIONS = 4  # DM-R42
@@ -26,17 +26,25 @@ BACKPACK_SLOTS = 4  # DM-R47
 MAX_SKILL_LEVEL = 5  # DM-R11
 MAX_PURCHASED = 10  # DM-R02: level 5
 MAX_POOL = 6  # DM-R15
-# Max # Allies by Communication half steps; blanks at Com 2, 3 and 4 carry the value forward (A-06).
+# Max # Allies by Communication half steps; blanks at Com 2, 3 and 4 carry the value forward (A-06), or take the
+# next half level's (a table's reading).
 MAX_ALLIES = {1: 1, 2: 2, 3: 3, 4: 3, 5: 4, 6: 4, 7: 5, 8: 5, 9: 6, 10: 7}
+BLANK_ALLIES = (4, 6, 8)
+
+
+def max_allies(com: int, build) -> int:
+    if com in BLANK_ALLIES and setting(OPTIONS, build, "max-allies-blanks") == "next":
+        return MAX_ALLIES[com + 1]
+    return MAX_ALLIES[com]
 # A-07: the Communication table's Group Activate counts (1 Ally at 1, 2 at 3, 3 at 4), carried forward, rather
 # than L833's "equal to your Communication trait", which the table contradicts at level 2.
 GROUP_ACTIVATE = {2: 1, 6: 2, 8: 3}
 TREE_FAMILIES = ("infantry", "marine", "sniper")
 
 
-def ally_share(max_allies: int, players: int) -> int:
+def ally_share(most: int, players: int) -> int:
     """DM-R55: each Leader's share of allies in a multiplayer mission, at least one."""
-    return max(1, max_allies // players)
+    return max(1, most // players)
 
 
 def level(half_steps: int) -> str:
@@ -66,9 +74,12 @@ def pool(half_steps: float) -> int:
     return max(0, min(MAX_POOL, math.floor(half_steps / 2)))
 
 
-def fates_and_reserves(half_steps: int) -> tuple[int, list[str]]:
-    """DM-R16 / DM-R69: Attribute Fate at 1½ and 3½; Reserve Dice as L1400 reads (A-09)."""
+def fates_and_reserves(half_steps: int, reading: str = "summary") -> tuple[int, list[str]]:
+    """DM-R16 / DM-R69: Attribute Fate at 1½ and 3½; Reserve Dice as L1400 reads (A-09), or the per-level table
+    read cumulatively (a rolled d10 at 2½, a locked 10 at 4½, another rolled d10 at 5)."""
     fate = (half_steps >= 3) + (half_steps >= 7)
+    if reading == "cumulative":
+        return fate, [die for at, die in ((5, "d10"), (9, "locked 10"), (10, "d10")) if half_steps >= at]
     if half_steps >= 10:
         reserve = ["locked 10", "d10"]
     elif half_steps >= 9:
@@ -97,8 +108,9 @@ class Sheet:
     armor: int = 0
     power: int = 0
     bulk: int = 0
-    move: int = BASE_MOVE
-    attach_capacity: int = 0
+    move: int = 4  # A-54: the Leader's base Move (a house rule may change it)
+    attach_capacity: int = 0  # the armour's Attach Points
+    cyber_attach: int = 0  # those Cyber adds
     backpack_capacity: int = BACKPACK_SLOTS
     attach_used: int = 0
     backpack_used: int = 0
@@ -142,7 +154,8 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     report = Report()
     campaign.check(build, catalogue, report)
     items = catalogue.items
-    sheet = Sheet(negate_drawbacks=setting(OPTIONS, build, "sys-negation") == "everything")
+    sheet = Sheet(negate_drawbacks=setting(OPTIONS, build, "sys-negation") == "everything",
+                  move=setting(OPTIONS, build, "base-move"))  # A-54: 4 unless the table says otherwise
     check_traits(build, report)
     wear_armor(build, items, sheet, report)
     replay_modifications(build, items, sheet, report)
@@ -152,7 +165,7 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     check_gripper_bulk(build, items, sheet, report)
     apply_conditions(build, catalogue, sheet, report)
     ally_rep, ally_arp = check_allies(build, catalogue, report)
-    check_budgets(build, sheet, ally_rep, ally_arp, report)
+    check_budgets(build, items, sheet, ally_rep, ally_arp, report)
     exchange(build, catalogue, report)
     campaign.injure(build, items, sheet, report)
     check_knowledge(build, sheet, report)  # after every MES and injury, which a house rule lets count
@@ -164,6 +177,15 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
 
 def traits_of(build: LeaderBuild) -> dict[str, int]:
     return {t: build.traits.get(t, 1) for t in TRAITS}
+
+
+def communication(build: LeaderBuild, items) -> int:
+    """The Communication level allies, ARP, Group Activate and Communication skills follow: the level bought,
+    raised by The Shakes' boon only where the table reads it so (DM-R71 reading: the boon raises the pool)."""
+    com = traits_of(build)["com"]
+    if setting(OPTIONS, build, "shakes-boon") == "level":
+        com += int(2 * sum(items[key].boon_traits.get("com", 0) for key in campaign.boons(build, items)))
+    return min(com, MAX_PURCHASED)
 
 
 def check_traits(build: LeaderBuild, report: Report) -> None:
@@ -200,7 +222,7 @@ def wear_armor(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
         return
     armor = items[build.armor.item]
     sheet.sys, sheet.ahp, sheet.armor = armor.sys, armor.ahp, armor.armor
-    sheet.power, sheet.bulk, sheet.move = armor.power, armor.bulk, BASE_MOVE + armor.move
+    sheet.power, sheet.bulk, sheet.move = armor.power, armor.bulk, sheet.move + armor.move
     sheet.attach_capacity = armor.attach_points
     for trait, value in armor.traits.items():
         sheet.trait_mods[trait] += value
@@ -213,7 +235,7 @@ def replay_modifications(build: LeaderBuild, items, sheet: Sheet, report: Report
     for i, purchase in enumerate(build.modifications):
         path = f"modifications[{i}]"
         mod = items[purchase.item]
-        due = mes_price(mod, sheet.splice, sheet.cyber)
+        due = mes_price(mod, sheet.splice, sheet.cyber, build.house_rules)
         if purchase.paid != due:
             code = "DM-R22" if isinstance(mod, Cyber) else "DM-R27"
             report.add(code, "error", path,
@@ -238,9 +260,12 @@ def replay_modifications(build: LeaderBuild, items, sheet: Sheet, report: Report
         if clash:
             report.add("DM-R29", "error", path, f"{mod.name} is not compatible with {', '.join(sorted(set(clash)))}.",
                        "Keep only one of them.")
-        if mod.not_with_armor and build.armor is not None and (items[build.armor.item].armor or sheet.sys):
-            report.add("DM-R20", "error", path, f"{mod.name} is not compatible with Armor (A-51: Armor 1+ or Sys).",
-                       "Wear no armour, or an EvoSuit or Combat Suit.")
+        # A-51: "Armor" is armour with an Armor value or Sys, unless the table reads it as any armour worn.
+        any_armour = setting(OPTIONS, build, "olfactory-armor") == "any"
+        if mod.not_with_armor and build.armor is not None and (any_armour or items[build.armor.item].armor or sheet.sys):
+            report.add("DM-R20", "error", path,
+                       f"{mod.name} is not compatible with Armor ({'any armour worn' if any_armour else 'A-51: Armor 1+ or Sys'}).",
+                       "Wear no armour" + ("." if any_armour else ", or an EvoSuit or Combat Suit."))
         counts[mod.key] = counts.get(mod.key, 0) + 1
         sheet.installed.append(mod.key)
         sheet.gear_rep += purchase.paid
@@ -257,15 +282,21 @@ def replay_modifications(build: LeaderBuild, items, sheet: Sheet, report: Report
                    "Remove Cyber or wear other armour.")
 
 
-def mes_price(mod, splice: int, cyber: int) -> int:
+def mes_price(mod, splice: int, cyber: int, house_rules: dict | None = None) -> int:
     """DM-R22: Cyber costs × (Splice + 1). DM-R27: with Splice 1+, a Splice costs × 2 × (Splice + Cyber).
 
-    A-30: with Splice 0 a Splice costs its listed price whatever the Cyber score (literal reading).
-    A-31: the Cyber multiplier applies to every Cyber-table item, blank score or not.
+    A-30: with Splice 0 a Splice costs its listed price whatever the Cyber score (literal reading), unless the
+    table multiplies it once Cyber enters the formula. A-31: the Cyber multiplier applies to every Cyber-table
+    item, blank score or not, unless the table spares the blank ones.
     """
+    table = SimpleNamespace(house_rules=house_rules or {})
     if isinstance(mod, Cyber):
+        if not mod.score and setting(OPTIONS, table, "cyber-multiplier") == "scored-only":
+            return mod.cost
         return mod.cost * (splice + 1)
-    return mod.cost * 2 * (splice + cyber) if splice >= 1 else mod.cost
+    if splice >= 1 or (cyber >= 1 and setting(OPTIONS, table, "splice-zero-price") == "multiplied"):
+        return mod.cost * 2 * (splice + cyber)
+    return mod.cost
 
 
 def priced_in_order(catalogue, keys) -> list[dict]:
@@ -332,7 +363,7 @@ def add_effects(effects, sheet: Sheet, negated: bool = False) -> None:
     sheet.power += add(effects.power)
     sheet.bulk += add(effects.bulk) if sheet.negate_drawbacks else effects.bulk  # a drawback: kept (A-28)
     sheet.move += add(effects.move)
-    sheet.attach_capacity += add(effects.attach_points)
+    sheet.cyber_attach += add(effects.attach_points)
     for skill, value in effects.skills.items():
         sheet.skill_bonus[skill] = sheet.skill_bonus.get(skill, 0) + add(value)
 
@@ -359,7 +390,7 @@ def granted(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet) -> list[dict
     scores, mods = final_scores(build, sheet), working(sheet, catalogue.items)
     keys = {mod.key for mod in mods}
     return [{"name": mod.grants.ability, "skill": mod.name, "level": None, "text": mod.description,
-             "frequency": f"{scores[mod.grants.per]}/scenario"}
+             "frequency": f"{scores[mod.grants.per]}/{setting(OPTIONS, build, 'splice-uses')}"}
             for mod in mods if mod.grants and mod.grants.alongside in keys and scores[mod.grants.per] > 0]
 
 
@@ -367,7 +398,8 @@ def implants(build: LeaderBuild, sheet: Sheet, items) -> list[str]:
     """MES that act as a Melee Weapon without a storage slot (Internal Blades, DM-R25), while usable: the blades
     need an arm whose Attach Point is free (DM-R25 reading: one free arm, AP1 or AP2, is enough)."""
     arms_in_use = {point for pick in build.attach for point in pick.at if point in (1, 2)}
-    return [] if len(arms_in_use) == 2 else [mod.key for mod in working(sheet, items) if mod.strike]
+    blocked = len(arms_in_use) == 2 if setting(OPTIONS, build, "blade-arms") == "one-free" else bool(arms_in_use)
+    return [] if blocked else [mod.key for mod in working(sheet, items) if mod.strike]
 
 
 def carried_ammo(ammo: int, bonus: dict | None) -> int:
@@ -400,7 +432,10 @@ def check_hands(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None
         report.add("DM-R41" if arm_points else "DM-R34", "error", f"hands[{handed[free_hands][0]}]",
                    f"{len(handed)} hand weapons but {free_hands} free hand{'s' if free_hands != 1 else ''}{reason}.",
                    "Stow a weapon in the backpack.")
-    if sum(w.carry == "2H" for _, w in handed) > 1:
+    lenient = setting(OPTIONS, build, "two-handed") == "lenient"
+    if sum(w.carry == "2H" for _, w in handed) > 1 and lenient:
+        sheet.backpack_capacity -= 1  # L650: the second 2H weapon needs an additional Backpack Slot
+    elif sum(w.carry == "2H" for _, w in handed) > 1:
         report.add("DM-R37", "error", "hands",
                    "Two 2H weapons in the hand slots: no character may carry two; the second goes in the backpack "
                    "and takes 2 Backpack Slots (A-24).", "Move one 2H weapon to the backpack.")
@@ -428,8 +463,16 @@ def check_gripper_bulk(build: LeaderBuild, items, sheet: Sheet, report: Report) 
                        "Wear lighter armour or carry less.")
 
 
+def attach_points(build: LeaderBuild, sheet: Sheet) -> int:
+    """DM-R42 (A-27): the armour's and the Cyber's Attach Points add up to at most 4, unless the table reads them
+    as not stacking, the higher counting."""
+    armour, cyber = sheet.attach_capacity, sheet.cyber_attach
+    total = max(armour, cyber) if setting(OPTIONS, build, "cyber-attach-points") == "higher" else armour + cyber
+    return min(ATTACH_LOCATIONS, total)
+
+
 def check_attach(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
-    capacity = min(ATTACH_LOCATIONS, sheet.attach_capacity)
+    capacity = attach_points(build, sheet)
     used: dict[int, str] = {}
     for i, pick in enumerate(build.attach):
         path = f"attach[{i}]"
@@ -466,14 +509,17 @@ def check_attach(build: LeaderBuild, items, sheet: Sheet, report: Report) -> Non
             sheet.trait_mods[trait] += value
         sheet.power += effects.power
         sheet.move += effects.move
-        sheet.gear_rep += attach_price(weapon, build, items)
+        sheet.gear_rep += attach_price(weapon, build, items, sheet)
 
 
-def attach_price(weapon: AttachWeapon, build: LeaderBuild, items) -> int:
-    """DM-R70: Leg and Arm Boosters cost 300 per Bulk point, of the armour worn, at least one (A-32)."""
+def attach_price(weapon: AttachWeapon, build: LeaderBuild, items, sheet: Sheet | None = None) -> int:
+    """DM-R70: Leg and Arm Boosters cost 300 per Bulk point, of the armour worn, at least one (A-32); a table may
+    price them by the Leader's own Bulk when bought (armour and implants)."""
     if weapon.cost_per_bulk is None:
         return weapon.cost
     bulk = items[build.armor.item].bulk if build.armor else 0
+    if sheet is not None and setting(OPTIONS, build, "booster-bulk") == "leader":
+        bulk = sheet.bulk
     return weapon.cost_per_bulk * max(1, bulk)
 
 
@@ -486,13 +532,17 @@ def slots_of(thing) -> int:
 
 def check_backpack(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
     used = sum(slots_of(items[p.item]) for p in build.backpack)
+    if setting(OPTIONS, build, "carry-pack") == "four":  # A-25: the sheet's four rows as the cap
+        sheet.backpack_capacity = min(sheet.backpack_capacity, BACKPACK_SLOTS)
     capacity = sheet.backpack_capacity
     if used > capacity:
         report.add("DM-R47", "error", "backpack",
                    f"The backpack holds {used} slots of gear; it has {capacity} Backpack Slots"
                    + (" (4, +2 for each Carry Pack)" if capacity != BACKPACK_SLOTS else "") + ".",
                    "Leave gear in the ship-board inventory.")
-    threshold = 4 if skill_levels(build, sheet).get("eng", 0) >= 5 else 3  # Weight Balancing (A-26)
+    # Weight Balancing (A-26): the threshold moves to 4, or (a table's reading) three more slots carry free.
+    balanced = skill_levels(build, sheet).get("eng", 0) >= 5
+    threshold = 3 + ((3 if setting(OPTIONS, build, "weight-balancing") == "three-free" else 1) if balanced else 0)
     if used >= threshold:
         sheet.bulk += 1  # DM-R48
     sheet.backpack_used = used
@@ -506,22 +556,23 @@ def check_backpack(build: LeaderBuild, items, sheet: Sheet, report: Report) -> N
 
 # --- allies (DM-R54-DM-R61) -----------------------------------------------------------------------
 
-def template_cost(template, catalogue: Catalogue) -> tuple[int, int]:
+def template_cost(template, catalogue: Catalogue, totals: bool = False) -> tuple[int, int]:
     """An ally's hire price in Rep and in ARP. The Recruit tree lists upgrade costs, summed from the
-    Recruit; Medic, Mechie and Animalus list totals (A-40)."""
+    Recruit; Medic, Mechie and Animalus list totals (A-40). A table reading every cost as a total sums none."""
     rep, arp = template.rep_cost or 0, template.arp_cost or 0
-    for key in root_path(template, catalogue):
+    for key in ([] if totals else root_path(template, catalogue)):
         rep, arp = rep + (catalogue.items[key].rep_cost or 0), arp + (catalogue.items[key].arp_cost or 0)
     return rep, arp
 
 
-def weapons_rep(weapons: list[str], template, catalogue: Catalogue) -> int:
+def weapons_rep(weapons: list[str], template, catalogue: Catalogue, kept: bool = True) -> int:
     """What an ally's weapons cost: a Recruit-tree ally started as a Recruit, whose one basic weapon is free
-    (L1441; DM-R56 with A-40: the kit stays through its upgrades), so the dearest basic weapon it carries is."""
+    (L1441; DM-R58 with A-40: the kit stays through its upgrades, unless the table keeps it for Recruits), so the
+    dearest basic weapon it carries is."""
     items = catalogue.items
     costs = [items[k].cost or 0 for k in weapons]
     free = set()
-    for key in [template.key, *root_path(template, catalogue)]:
+    for key in [template.key, *(root_path(template, catalogue) if kept else [])]:
         free |= set(items[key].free_weapons)
     basic = [items[k].cost or 0 for k in weapons if k in free]
     return sum(costs) - (max(basic) if basic else 0)
@@ -539,16 +590,17 @@ def root_path(template, catalogue: Catalogue) -> list[str]:
 
 def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tuple[int, int]:
     items = catalogue.items
-    com = min(traits_of(build)["com"], MAX_PURCHASED)
-    max_allies, max_value = MAX_ALLIES[com], trait_cost(com)
-    cap = ally_share(max_allies, build.players)
+    com = communication(build, catalogue.items)
+    most, max_value = max_allies(com, build), trait_cost(com)
+    cap = ally_share(most, build.players)
     rep_total = arp_total = deployed_value = 0
     deployed = 0
     for i, ally in enumerate(build.allies):
         path = f"allies[{i}]"
         template = items[ally.template]
-        hire_rep = template_cost(template, catalogue)[0]
-        gear_rep = weapons_rep(ally.weapons, template, catalogue) + sum(items[k].cost or 0 for k in ally.items)
+        hire_rep = template_cost(template, catalogue, setting(OPTIONS, build, "ally-costs") == "totals")[0]
+        kept = setting(OPTIONS, build, "free-weapon") == "kept"
+        gear_rep = weapons_rep(ally.weapons, template, catalogue, kept) + sum(items[k].cost or 0 for k in ally.items)
         gear_rep += items[ally.armor].cost if ally.armor else 0
         # A-42: what counts toward Max Ally Value (its tier and gear; a house rule may count the tier alone)
         value = hire_rep + (0 if setting(OPTIONS, build, "ally-value") == "tier" else gear_rep)
@@ -558,14 +610,14 @@ def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tu
             deployed += 1
             deployed_value += value
         check_ally_gear(ally, template, items, path, report)
-    if len(build.allies) > max_allies:
+    if len(build.allies) > most:
         report.add("DM-R54", "error", "allies",
-                   f"{len(build.allies)} allies hired; Communication {level(com)} allows {max_allies}.",
+                   f"{len(build.allies)} allies hired; Communication {level(com)} allows {most}.",
                    "Dismiss an ally or raise Communication.")
     if deployed > cap:
         report.add("DM-R55", "error", "allies",
                    f"{deployed} allies deployed; with {build.players} players each Leader takes "
-                   f"max(1, {max_allies} ÷ {build.players}) = {cap}.", "Leave allies on the ship.")
+                   f"max(1, {most} ÷ {build.players}) = {cap}.", "Leave allies on the ship.")
     if deployed_value > max_value:
         report.add("DM-R56", "error", "allies",
                    f"The deployed allies are worth {deployed_value} Rep; Communication {level(com)} allows a Max "
@@ -599,7 +651,7 @@ def check_ally_gear(ally, template, items, path: str, report: Report) -> None:
 
 # --- budgets (DM-R04-DM-R08) ---------------------------------------------------------------------
 
-def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int, report: Report) -> None:
+def check_budgets(build: LeaderBuild, items, sheet: Sheet, ally_rep: int, ally_arp: int, report: Report) -> None:
     trait_spend = sum(trait_cost(min(h, MAX_PURCHASED)) for h in traits_of(build).values())
     extra = build.extra_rep
     trait_budget, gear_budget = setting(OPTIONS, build, "trait-budget"), setting(OPTIONS, build, "gear-budget")
@@ -611,11 +663,15 @@ def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int
                    f"Lower a Trait: {over_traits - extra} Rep over.")
     gear_spend = sheet.gear_rep + ally_rep
     gear_budget += max(0, extra - over_traits)
+    leftover = max(0, trait_budget + extra - trait_spend)
+    spent_on_gear = setting(OPTIONS, build, "trait-leftover") == "gear"  # A-01: banked, or a table's gear money
+    if spent_on_gear:
+        gear_budget += leftover
     if gear_spend > gear_budget:
         report.add("DM-R06", "error", "equipment",
                    f"MES, weapons, items and allies cost {gear_spend} Rep; the budget is {gear_budget}.",
                    f"Sell or leave out {gear_spend - gear_budget} Rep of gear.")
-    arp = bonus_arp(traits_of(build)["com"], setting(OPTIONS, build, "bonus-arp"))
+    arp = bonus_arp(communication(build, items), setting(OPTIONS, build, "bonus-arp"))
     if ally_arp > arp:
         report.add("DM-R07", "error", "allies",
                    f"Allies paid in ARP cost {ally_arp} ARP; Communication gives {arp} ARP.",
@@ -625,6 +681,7 @@ def check_budgets(build: LeaderBuild, sheet: Sheet, ally_rep: int, ally_arp: int
         Meter("gear_rep", "MES, weapons, items, allies", gear_spend, gear_budget, "Rep", "equipment"),
         Meter("arp", "Ally Reputation Points", ally_arp, arp, "ARP", "allies")]
     report.stats["trait_rep_left"] = Stat("Trait Rep left", trait_budget + extra - trait_spend,
+                                          "added to the gear budget (house rule)" if spent_on_gear else
                                           "banked toward the next level of any Trait (DM-R05)", "Rep")
 
 
@@ -663,7 +720,7 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
         base = traits[trait]
         effective = base + 2 * sheet.trait_mods[trait]
         earning = base if setting(OPTIONS, build, "bonus-level") == "bought" else max(base, int(effective))
-        fate, reserve = fates_and_reserves(min(MAX_PURCHASED, earning))
+        fate, reserve = fates_and_reserves(min(MAX_PURCHASED, earning), setting(OPTIONS, build, "reserve-dice"))
         if trait in ("kno", "com"):
             fate, reserve = 0, []
         rows.append({"trait": trait, "name": TRAIT_NAMES[trait], "base": level(base),
@@ -671,7 +728,7 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
                      "reserve": reserve, "cost": trait_cost(min(base, MAX_PURCHASED)),
                      "next_cost": 50 * (base + 1) if base < MAX_PURCHASED else None})
     report.detail["traits"] = rows
-    com = min(traits["com"], MAX_PURCHASED)
+    com = communication(build, catalogue.items)
     stats["bhp"] = Stat("BHP", sheet.bhp, "Squad Leader 3, with Splices (DM-R68)")
     stats["ahp"] = Stat("AHP", sheet.ahp, "from armour and Cyber; lost before BHP")
     stats["thp"] = Stat("THP", sheet.bhp + sheet.ahp, "BHP + AHP")
@@ -682,14 +739,15 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     scores = final_scores(build, sheet)
     stats["cyber"] = Stat("Cyber", scores["cyber"], "Cyber scores installed (Trick Wiring −1 at 4+)")
     stats["splice"] = Stat("Splice", scores["splice"], "Splice scores installed (Genome Studies −1 at 4+)")
-    stats["move"] = Stat("Move", sheet.move, "4, armour, Leg Splicing, boosters")
+    stats["move"] = Stat("Move", sheet.move, f"{setting(OPTIONS, build, 'base-move')}, armour, Leg Splicing, boosters")
     stats["general_fate"] = Stat("General Fate", 1 + (com >= 10), "1, +1 at Communication 5 (DM-R69)")
-    stats["max_allies"] = Stat("Max # Allies", MAX_ALLIES[com], f"Communication {level(com)} (A-06: blanks carried forward)")
+    blanks = "next level's" if setting(OPTIONS, build, "max-allies-blanks") == "next" else "carried forward"
+    stats["max_allies"] = Stat("Max # Allies", max_allies(com, build), f"Communication {level(com)} (A-06: blanks {blanks})")
     stats["max_ally_value"] = Stat("Max Ally Value", trait_cost(com), "the cost of the Communication level", "Rep")
     stats["bonus_arp"] = Stat("Bonus ARP", bonus_arp(com, setting(OPTIONS, build, "bonus-arp")),
                               "10 at each whole Communication level (DM-R08)", "ARP")
     report.meters.append(Meter("attach", "Attach Points", sheet.attach_used,
-                               min(ATTACH_LOCATIONS, sheet.attach_capacity), "", "attach"))
+                               attach_points(build, sheet), "", "attach"))
     report.meters.append(Meter("backpack", "Backpack Slots", sheet.backpack_used,
                                sheet.backpack_capacity, "", "backpack"))
     skills = skill_levels(build, sheet)
@@ -708,6 +766,8 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     report.detail["abilities"] += granted(build, catalogue, sheet)
     report.detail["implants"] = implants(build, sheet, catalogue.items)
     report.detail["boosts"] = [mod.key for mod in working(sheet, catalogue.items) if mod.boost]
+    # A-08: the table's "Com Lev" counts half levels, unless the table reads it as whole levels.
+    scale = 2 if setting(OPTIONS, build, "com-skill-levels") == "levels" else 1
     report.detail["communication"] = [{"name": s.name, "text": s.description, "frequency": s.frequency}
-                                      for s in catalogue.of("communication_skill") if com >= s.com_half_steps]
+                                      for s in catalogue.of("communication_skill") if com >= scale * s.com_half_steps]
     report.detail["negated"] = sheet.negated
