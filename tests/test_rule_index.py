@@ -150,3 +150,20 @@ def test_rule_readings_prints_the_tables_and_refuses_a_readme_without_markers(ca
     with pytest.raises(CommandError) as error:
         call_command("rule_readings", "--write")
     assert error.value.returncode == 2 and "readings:" in str(error.value)
+
+
+@pytest.mark.parametrize("key", INDEXED)
+def test_every_reading_is_a_house_rule_choice(key):
+    """Issue 13: every reading README lists is a named choice, an option on the same rule whose default it is,
+    or the rule's severity where not enforcing it is the only other reading."""
+    options = ACTIVE[key].house_rules()
+
+    def offered(rule, reading) -> bool:
+        if reading.option == "severity":
+            return True
+        option = options.get(reading.option)
+        return option is not None and rule.id in (option.rule, *option.also)
+
+    unlinked = [(rule.id, reading.text[:40]) for rule in ACTIVE[key].rules().values() for reading in rule.readings
+                if not offered(rule, reading) and not (reading.fixed and not reading.option)]
+    assert not unlinked

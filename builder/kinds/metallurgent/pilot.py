@@ -6,10 +6,13 @@ added since the last save can be undone; saved ones stand (the store refuses rew
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.house_rules import setting
 from catalogue.rulesets.metallurgent import pilots
+from catalogue.rulesets.metallurgent.rules import OPTIONS
 from catalogue.rulesets.metallurgent.schema import KNOWLEDGES, SPECIALISATIONS
 
 from ... import forms
@@ -38,7 +41,9 @@ class Page(KindPage):
             skill = catalogue.items.get(key)
             if skill is None or catalogue.categories.get(key) != "skill":
                 raise forms.problem("action", f"unknown Skill {key[:40]!r}")
-            history.append({"learn": key, "paid": pilots.price(skill, spec)})  # the price today (M-R100)
+            # The price today (M-R100), as the table reads the price without a Spec yet (its House rules here).
+            table = SimpleNamespace(house_rules=forms.house_rules(post, self.house_rule_options()))
+            history.append({"learn": key, "paid": pilots.price(skill, spec, setting(OPTIONS, table, "no-spec-price"))})
         elif verb == "unlearn":
             history.append({"unlearn": key})
         elif verb == "undo" and len(history) > saved:

@@ -44,11 +44,14 @@ def sp_earned(xp: int) -> int:
     return bisect_right(PRIMES, min(xp, MAX_MARA))
 
 
-def price(skill: Skill, spec: str | None) -> int:
+def price(skill: Skill, spec: str | None, no_spec: str = "off-spec") -> int:
     """M-R100: the listed price in the Pilot's own Spec, otherwise a 50% markup rounded up.
 
-    Reading: a Pilot with no Spec yet pays the off-Spec price for every Skill.
+    Reading: a Pilot with no Spec yet pays the off-Spec price for every Skill (house rule "no-spec-price" may
+    read it as the listed price until a Spec is chosen).
     """
+    if spec is None and no_spec == "on-spec":
+        return skill.sp
     return skill.sp if skill.spec == spec else math.ceil(1.5 * skill.sp)
 
 
@@ -100,6 +103,10 @@ class Ledger:
     held: dict[str, int] = field(default_factory=dict)  # skill -> SP paid
     markup_lost: int = 0
     earned: int = 0
+    no_spec_price: str = "off-spec"  # the table's readings (house rules) of M-R100, M-R101 and M-R103
+    no_spec_branch: str = "none-owned"
+    priced_at: str = "purchase"
+    final_spec: str | None = None
 
     @property
     def spent(self) -> int:
@@ -133,7 +140,10 @@ def check_keys(pilot: PilotBuild, catalogue: Catalogue) -> None:
 def replay(pilot: PilotBuild, tree: SkillTree, report: Report) -> Ledger:
     # M-R101: XP is a total (MARA, L2325) and the history records spending only, so every step is judged
     # against the SP today's MARA earns; a purchase recorded before the XP that paid for it cannot be told.
-    ledger = Ledger(earned=sp_earned(pilot.xp))
+    ledger = Ledger(earned=sp_earned(pilot.xp), no_spec_price=setting(OPTIONS, pilot, "no-spec-price"),
+                    no_spec_branch=setting(OPTIONS, pilot, "no-spec-branch"),
+                    priced_at=setting(OPTIONS, pilot, "recorded-price"),
+                    final_spec=next((e.specialise for e in pilot.history if isinstance(e, Specialise)), None))
     overdrawn = False
     for i, entry in enumerate(pilot.history):
         path = f"history[{i}]"
@@ -175,7 +185,8 @@ def learn(ledger: Ledger, tree: SkillTree, entry: Learn, path: str, report: Repo
     skill = tree.skills[entry.learn]
     if entry.learn in ledger.held:
         raise BuildError([{"path": path, "message": f"learns '{entry.learn}' a second time"}])
-    due = price(skill, ledger.spec)
+    # M-R101 reading: the price recorded at purchase stands, unless the table prices every Skill at the final Spec.
+    due = price(skill, ledger.final_spec if ledger.priced_at == "final-spec" else ledger.spec, ledger.no_spec_price)
     if entry.paid != due:
         report.add("M-R100", "error", path,
                    f"{skill.name} was recorded at {entry.paid} SP; it costs {due} SP"
@@ -186,13 +197,21 @@ def learn(ledger: Ledger, tree: SkillTree, entry: Learn, path: str, report: Repo
                    f"{skill.name} is a Subskill of {tree.skills[skill.mother].name}, which is not held.",
                    f"Learn {tree.skills[skill.mother].name} first.")
     # M-R103: a Pilot without a Spec yet owns no branch, so every bottom-most Skill needs its prerequisite.
-    if (entry.learn in tree.bottom_most and skill.spec != ledger.spec
-            and not any(m in ledger.held for m in tree.branch_mates[entry.learn])):
+    if needs_branch_mate(entry.learn, skill, ledger, tree):
         report.add("M-R103", "error", path,
                    f"{skill.name} is the bottom-most Skill of {label(skill.spec)}'s {skill.branch} branch: "
                    f"another Skill of that branch must be held first.",
                    f"Learn an earlier {skill.branch} Skill first.")
     ledger.held[entry.learn] = entry.paid
+
+
+def needs_branch_mate(key: str, skill: Skill, ledger: Ledger, tree: SkillTree) -> bool:
+    """M-R103: a bottom-most Skill outside the Pilot's own Spec needs another of its branch held first; a Pilot
+    with no Spec yet owns no branch, unless the table holds no branch against it until it chooses one."""
+    if ledger.spec is None and ledger.no_spec_branch == "all-owned":
+        return False
+    return (key in tree.bottom_most and skill.spec != ledger.spec
+            and not any(m in ledger.held for m in tree.branch_mates[key]))
 
 
 def label(key: str | None) -> str:
@@ -258,6 +277,11 @@ def check_background(pilot: PilotBuild, catalogue: Catalogue, report: Report) ->
         elif development.knowledge:
             granted[development.knowledge] += 1
             if development.knowledge not in knowledges:
+                # M-R91 reading: a Proficiency Development brings its Knowledge, unless the table needs it held.
+                if setting(OPTIONS, pilot, "development-knowledge") == "needs-knowledge":
+                    report.add("M-R91", "error", "developments",
+                               f"{development.name} improves a {development.knowledge.title()} Proficiency, a "
+                               f"Knowledge the Pilot does not hold.", "Take a Lifepath or Profession with it first.")
                 knowledges.append(development.knowledge)
         else:
             talents.append(development.talent)
@@ -285,7 +309,8 @@ def check_background(pilot: PilotBuild, catalogue: Catalogue, report: Report) ->
     return Background(attributes, knowledges, granted, proficiency, talents)
 
 
-def criterion(knowledge: str, proficiency: str, background: Background, bare: str = "base") -> int:
+def criterion(knowledge: str, proficiency: str, background: Background, bare: str = "base",
+              levels: str = "each") -> int:
     """M-R93 / M-D30: 4+ with the Knowledge, −1 per Proficiency level (never below 2+), 5+ without it.
 
     Readings: a Knowledge held without a Proficiency rolls the base 4+ (digest 8.3 #40; the house rule `bare`
@@ -295,7 +320,8 @@ def criterion(knowledge: str, proficiency: str, background: Background, bare: st
         return 5
     if bare == "unproficient" and not any(level for (k, _), level in background.proficiency.items() if k == knowledge):
         return 5
-    return max(2, 4 - background.proficiency[(knowledge, proficiency)])
+    level = background.proficiency[(knowledge, proficiency)]
+    return max(2, 4 - (min(level, 1) if levels == "once" else level))
 
 
 def derive(pilot: PilotBuild, catalogue: Catalogue, ledger: Ledger, background: Background, report: Report) -> None:
@@ -317,7 +343,8 @@ def derive(pilot: PilotBuild, catalogue: Catalogue, ledger: Ledger, background: 
     report.detail["knowledges"] = [
         {"knowledge": k.title(), "key": k, "held": k in background.knowledges, "granted": background.granted[k],
          "proficiencies": [{"name": p.title(), "key": p, "level": background.proficiency[(k, p)],
-                            "criterion": criterion(k, p, background, setting(OPTIONS, pilot, "bare-knowledge"))}
+                            "criterion": criterion(k, p, background, setting(OPTIONS, pilot, "bare-knowledge"),
+                                                   setting(OPTIONS, pilot, "proficiency-levels"))}
                            for p in KNOWLEDGES[k]]}
         for k in KNOWLEDGES]
     report.detail["talents"] = background.talents
@@ -342,14 +369,13 @@ def options(ledger: Ledger, tree: SkillTree) -> dict[str, dict[str, Any]]:
     """Every Skill's price for this Pilot now, and what stops buying it (for the skill-tree page)."""
     result = {}
     for key, skill in tree.skills.items():
-        cost = price(skill, ledger.spec)
+        cost = price(skill, ledger.spec, ledger.no_spec_price)
         reason = ""
         if key in ledger.held:
             reason = "held"
         elif skill.mother and skill.mother not in ledger.held:
             reason = f"M-R102: needs {tree.skills[skill.mother].name} first"
-        elif (key in tree.bottom_most and skill.spec != ledger.spec
-              and not any(m in ledger.held for m in tree.branch_mates[key])):
+        elif needs_branch_mate(key, skill, ledger, tree):
             reason = f"M-R103: needs another {skill.branch} Skill first"
         elif cost > ledger.available:
             reason = f"M-R101: costs {cost} SP, {ledger.available} available"

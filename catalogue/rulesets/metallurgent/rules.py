@@ -653,7 +653,8 @@ def check_ranges_and_ammunition(anvil: Anvil, report: Report) -> None:
                            "Fit a longer-ranged FCS, better Electronics or a Radar.")
             reserve = g.entry.reserve
             if reserve is not None and reserve > item.reserve:
-                report.add("M-R63", "error", g.path,
+                # 8.3 #38: a hard cap at build time, unless the table lets Strategic play's resupply go over it.
+                report.add("M-R63", "error" if setting(OPTIONS, anvil, "reserve-cap") == "hard" else "warning", g.path,
                            f"{item.name} carries {reserve} Reserve ammunition; its listed Reserve is {item.reserve}.",
                            f"Carry at most {item.reserve}.")
         elif g.entry.reserve:
@@ -717,8 +718,10 @@ def check_fuel(anvil: Anvil, report: Report) -> None:
 
 # --- derived stats ---------------------------------------------------------------------------
 
-def deployment_zone(initiative: int) -> str:
-    """M-D07: negative Initiative is unspecified; treated as Green (digest 8.3 #25)."""
+def deployment_zone(initiative: int, negative: str = "green") -> str:
+    """M-D07: negative Initiative is unspecified; treated as Green (digest 8.3 #25), or as no zone at all."""
+    if initiative < 0 and negative == "no-zone":
+        return "none"
     if initiative >= 9:
         return "White"
     if initiative >= 6:
@@ -779,12 +782,17 @@ def derive(anvil: Anvil, report: Report) -> None:
                                            f"breakpoint value; costs {mb.manoeuvre_cost} Charge to generate{grip}",
                                            "hexes")
             initiative = mb.initiative + bp.init
-            zone = deployment_zone(initiative)
+            zone = deployment_zone(initiative, setting(OPTIONS, anvil, "negative-initiative"))
+            if zone == "none":
+                report.add("M-R62", "warning", "mobility_base",
+                           f"Initiative {initiative} has no Deployment Zone at this table: the Coordinator places "
+                           f"the Anvil.", "Lighten the load to reach a breakpoint with Initiative 0 or more.")
             stats["initiative"] = Stat("Initiative", initiative,
                                        f"Mobility Base {mb.initiative} {bp.init:+d} at this breakpoint (M-D06)")
-            allowed = DZ_ORDER[: DZ_ORDER.index(zone) + 1]
+            allowed = DZ_ORDER[: DZ_ORDER.index(zone) + 1] if zone in DZ_ORDER else ()
             stats["deployment_zone"] = Stat("Deployment Zone", zone,
-                                            f"Initiative {initiative}: may deploy in {', '.join(reversed(allowed))} (M-D07)")
+                                            f"Initiative {initiative}: may deploy in {', '.join(reversed(allowed))} (M-D07)"
+                                            if allowed else f"Initiative {initiative}: the Coordinator places it (M-R62)")
         if anvil.works("mobility_base"):
             stats["dodge"] = Stat("Dodge", f"+{mb.dodge_bonus} DV", f"costs {mb.dodge_cost} EN per Dodge")
         chassis = CHASSIS_LABELS[mb.chassis]

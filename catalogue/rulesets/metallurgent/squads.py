@@ -117,7 +117,8 @@ def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] 
         initiative = rounding(sum(known) / len(known)) if known else None  # M-R82, rounded up (M-R00)
         platoons.append({
             "index": i, "name": platoon.name, "slots": slots, "initiative": initiative,
-            "zone": deployment_zone(initiative) if initiative is not None else "—",
+            "zone": deployment_zone(initiative, setting(OPTIONS, squad, "negative-initiative"))
+            if initiative is not None else "—",
             "explain": (f"{rounding.__name__}(({' + '.join(str(v) for v in known)}) / {len(known)}) (M-R82)"
                         if known else "no unit with a known Initiative"),
             "units": [u.__dict__ for u in units],
