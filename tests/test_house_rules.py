@@ -329,3 +329,12 @@ def test_a_text_cut_short_by_a_yaml_comment_is_refused(tmp_path):
         "  default: a\n  choices: {a: one, b: two}\n")
     with pytest.raises(PackError, match="bracket is left open"):
         house_rules.load(tmp_path)
+
+
+def test_no_option_file_has_an_unquoted_hash_that_yaml_would_cut():
+    """YAML reads " #" in a plain value as a comment: "Max # Allies" would become "Max"."""
+    for ruleset in ACTIVE.values():
+        for path in (ruleset.data_dir / "house_rules").glob("*.yaml"):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                key, _, value = line.strip().partition(": ")
+                assert not (value and value[0] not in "'\">|" and " #" in value), f"{path.name}:{number}"

@@ -85,7 +85,7 @@ class KindPage:
         chosen = document.get("house_rules", {})
         rules, options = self.ruleset.rules(), self.house_rule_options()
         return {"options": [{"option": o, "value": chosen.get(o.key, o.default)}
-                            for o in sorted(options.values(), key=lambda o: o.kind)],
+                            for o in sorted(options.values(), key=house_rules.panel_order)],
                 "overrides": sorted(chosen.get("severity", {}).items()), "rule_ids": [(rule.id, rule.title) for rule in rules.values()],
                 "levels": [("rulebook", "as the rulebook"), ("error", "an error"), ("warning", "a warning"),
                            ("info", "a note"), ("off", "ignored")],

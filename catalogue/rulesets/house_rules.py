@@ -78,6 +78,12 @@ def load(directory: Path) -> dict[str, Option]:
     return options
 
 
+def panel_order(option: Option) -> tuple:
+    """Budgets and limits first, then the readings by the rule they touch (M-R15 before M-R100)."""
+    prefix, _, number = option.rule.rpartition("R")
+    return option.kind, prefix, int(number) if number.isdigit() else 0, option.rule
+
+
 def for_kind(options: dict[str, Option], kind: str) -> dict[str, Option]:
     """The options that change builds of `kind`: what its House rules panel offers and its sheet prints."""
     return {key: option for key, option in options.items() if not option.kinds or kind in option.kinds}
