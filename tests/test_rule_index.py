@@ -2,6 +2,7 @@
 builder shows links to its entry on the rule index page; the README's readings are the index's."""
 import ast
 import re
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,9 @@ def test_the_rule_index_page_shows_every_entry_with_an_anchor(client, key):
         assert f'id="{rule.id}"' in html
         for reading in rule.readings:
             assert reading.ambiguity in html
+            assert escape(reading.fixed) in html
+            if reading.option not in ("", "severity"):
+                assert escape(ACTIVE[key].house_rules()[reading.option].alternatives()) in html
     assert f'href="/catalogue/{key}/rules/"' in client.get("/catalogue/").content.decode()
 
 
