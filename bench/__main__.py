@@ -119,6 +119,7 @@ def run() -> int:
           f"document ({fmt(one_line)})")
     squad_bench(catalogue, pack, document, one_line)
     preview_bench(build, catalogue, client)
+    megamercs_bench()
     throughput_bench(saved)
     print("\nGrowth with size: medians, each with its ratio to the smallest size's")
     anvil_growth(document, catalogue)
@@ -199,6 +200,42 @@ def squad_bench(catalogue, pack, anvil_document, one_line: float) -> None:
     whole = median_time(lambda: render_pdf(squad, "a4", lambda b: "http://127.0.0.1:8000/s/x/"), 3, warmup=1)
     print(f"5. squad PDF (A4): {pages} pages in {fmt(whole)} = {fmt(whole / pages)} a page "
           f"({whole / pages / one_line:.0f}x a one-line WeasyPrint document)")
+
+
+def megamercs_bench() -> None:
+    """A MEGA MERCS company of 12 saved units, and the preview of a unit with 6 weapons."""
+    from builder import store
+    from catalogue.loader import catalogue_for, latest_pack
+    from catalogue.rulesets.megamercs import company, preview, rules
+
+    pack = latest_pack("megamercs")
+    catalogue = catalogue_for(pack)
+    units = [e for e in pack.examples if e["kind"] == "unit"]
+    saved = [store.create(store.check({**units[i % len(units)], "name": f"Unit {i}"})) for i in range(12)]
+    document = {"format": "hardpoint.build/1", "ruleset": "megamercs", "kind": "company", "pack": pack.ref,
+                "name": "Bench Company", "credit_budget": 100_000, "units": [{"build": b.share_id} for b in saved]}
+    linked = store.SavedBuilds().linked(company.links(company.parse(document)), 2)
+    one_unit = median_time(lambda: rules.validate(saved[0].document, catalogue), 500)
+    rules_only = median_time(lambda: company.validate(document, catalogue, linked), 500)
+    end_to_end = median_time(lambda: store.check(document), 100)
+    print(f"7. MEGA MERCS company of 12 saved units: company rules {fmt(rules_only)}; end to end, its units read and "
+          f"checked from the database, {fmt(end_to_end)} (target < 5 ms) = {end_to_end / one_unit:.1f}x "
+          f"validating one of its units ({fmt(one_unit)})")
+    armed = max(units, key=lambda e: len(e["mounts"]))
+    chassis = catalogue.items[armed["chassis"]]
+    weapons = [w for w in catalogue.of("weapon") if not w.specialist_for]
+    mounts = [{"item": next(w.key for w in weapons if set(w.types) & set(h.types) and w.size <= h.size),
+               "hardpoint": h.key} for h in chassis.hardpoints
+              if any(set(w.types) & set(h.types) and w.size <= h.size for w in weapons)]
+    unit = rules.resolve(rules.parse({**armed, "mounts": (mounts * 6)[:6], "format": "hardpoint.build/1",
+                                      "ruleset": "megamercs", "pack": pack.ref}), catalogue)
+    for m in unit.weapons:
+        m.ammo = m.item.profiles[0].name if m.item.variable_ammo else None
+    target, situation = preview.Target(kind="mecha", dr=3, agility=30, evading=True), preview.Situation(locked=True)
+    engine = median_time(lambda: preview.odds(unit, target, situation), 300)
+    profiles = len(preview.odds(unit, target, situation)["attacks"])
+    print(f"8. MEGA MERCS preview of a {len(unit.weapons)}-weapon unit ({profiles} profiles): {fmt(engine)} "
+          f"(target < 20 ms) = {engine / one_unit:.1f}x validating a unit")
 
 
 def throughput_bench(saved) -> None:

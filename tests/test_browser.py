@@ -67,10 +67,13 @@ def page(new_context) -> Page:
 
 
 COUNT_HTMX_REQUESTS = """
-window.__htmx = {pending: 0, settled: 0};
+window.__htmx = {pending: 0, settled: 0, settling: 0};
 document.addEventListener("htmx:beforeRequest", () => window.__htmx.pending++);
 // afterRequest fires once per request, after its swaps (afterSettle fires once per swapped fragment).
 document.addEventListener("htmx:afterRequest", () => { window.__htmx.pending--; window.__htmx.settled++; });
+// New content listens for changes only once it has settled: an edit before that would be lost.
+document.addEventListener("htmx:afterSwap", () => window.__htmx.settling++);
+document.addEventListener("htmx:afterSettle", () => { window.__htmx.settling = Math.max(0, window.__htmx.settling - 1); });
 """
 
 
@@ -78,7 +81,8 @@ def edit(page: Page, action, requests: int) -> None:
     """Run one builder change and wait until its `requests` htmx requests have settled."""
     before = page.evaluate("window.__htmx.settled")
     action()
-    page.wait_for_function("n => window.__htmx.settled >= n && window.__htmx.pending === 0", arg=before + requests)
+    page.wait_for_function("n => window.__htmx.settled >= n && window.__htmx.pending === 0 && window.__htmx.settling === 0",
+                           arg=before + requests)
 
 
 def swap(page: Page, action) -> None:

@@ -137,3 +137,8 @@ def test_unknown_keys_are_refused_naming_the_field(cat):
         company.validate(document(units=[{"unit": {"name": "X", "chassis": "mecha",
                                                    "mounts": [{"item": "nope", "hardpoint": "torso"}]}}]), cat)
     assert [p["path"] for p in error.value.problems] == ["units[0].unit.mounts[0].item"]
+
+
+def test_mm_r16_a_company_of_large_units_has_no_infantry_note(cat):
+    assert "MM-R16" not in codes(company.validate(document(units=[carrier()]), cat))
+    assert "MM-R16" in codes(company.validate(document(units=[carrier()], infantry=[{"item": "riflemen"}]), cat), "info")

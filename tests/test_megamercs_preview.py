@@ -106,7 +106,7 @@ def test_mm_t26_spalling_adds_one_on_a_penetrating_hit(cat):
     assert row["expected_internal"] == pytest.approx(0.2 * 3 + 0.4 * 2)
 
 
-def test_mm_t12_tracking_replaces_the_lock_bonus(cat):
+def test_mm_r27_mm_t12_tracking_replaces_the_lock_bonus(cat):
     row = attack(cat, "tracker", "torso", situation=Situation(locked=True))
     assert row["tn"] == 55 and "lock +10" not in row["tn_terms"]
     assert attack(cat, "tracker", "torso", situation=Situation(locked=True, jammed=True))["tn"] == 40
@@ -199,3 +199,33 @@ def test_mm_r32_melee_needs_adjacency(cat):
 def test_a_chosen_ammunition_is_the_only_profile_previewed(cat):
     built = resolve(parse(unit("mecha", ("autocannon", "r-arm", "HE"))), cat)
     assert [r["profile"] for r in preview.odds(built, Target(), Situation())["attacks"]] == ["HE"]
+
+
+def test_mm_r37_evasion_only_through_the_front_arc_and_not_against_blasts(cat):
+    evading = Target(agility=40, evading=True)
+    assert attack(cat, "hmg", target=evading)["evasion"] == pytest.approx(0.4)
+    assert attack(cat, "hmg", target=evading.model_copy(update={"edge": "rear_left"}))["evasion"] == 0
+    assert attack(cat, "mortar", "torso", evading, Situation(distance=5))["evasion"] == 0  # Blast (4, 1)
+    assert attack(cat, "hmg", target=Target(agility=None, evading=True))["evasion"] == 0
+
+
+def test_mm_r38_a_flying_target_has_no_cover(cat):
+    assert attack(cat, "hmg", target=Target(), situation=Situation(cover=-20))["tn"] == 30
+    assert attack(cat, "hmg", target=Target(flying=True), situation=Situation(cover=-20))["tn"] == 50
+    row = attack(cat, "mortar", "torso", Target(flying=True), Situation(distance=5))
+    assert any("MM-C31" in note for note in row["notes"])
+
+
+def test_mm_c02_opposed_ties_go_to_the_defender():
+    rolls = d100_opposed(100, 100)
+    assert rolls["defender"] > rolls["attacker"] and sum(rolls.values()) == pytest.approx(1)
+
+
+def test_mm_c09_a_squad_in_a_building_halves_the_tn(cat):
+    assert attack(cat, "hmg", target=Target(kind="infantry"))["tn"] == 50
+    assert attack(cat, "hmg", target=Target(kind="infantry", in_building=True))["tn"] == 25
+
+
+def test_mm_c17_graze_still_hurts_an_evading_target(cat):
+    row = attack(cat, "grazer", target=Target(dr=0, agility=100, evading=True))
+    assert row["expected_damage"] == pytest.approx(5) and row["evasion"] == 1

@@ -176,7 +176,7 @@ def test_mm_r15_off_grid_items_take_no_hexes(cat):
     assert "MM-R15" not in codes(report) and "MM-R04" in codes(report)
 
 
-def test_mm_r29_r30_a_tank_has_crew_and_two_treads():
+def test_mm_r29_mm_r30_a_tank_has_crew_and_two_treads():
     Chassis.model_validate({"key": "t", **TANK})
     one_crew = {**TANK, "grids": [{"location": "hull", "type": "track", "hexes": 8, "special": {"crew": 1, "treads": 2}}]}
     with pytest.raises(ValidationError, match="MM-R29"):
@@ -312,3 +312,75 @@ def test_unknown_items_and_hardpoints_are_refused_naming_the_field(cat):
         validate(unit("mecha", ("laser-sword", "r-arm"), ("hmg", "tail")), cat)
     paths = {p["path"] for p in error.value.problems}
     assert paths == {"mounts[0].item", "mounts[1].hardpoint"}
+
+
+def test_mm_r36_mm_t16_a_squad_lists_each_weapon_type_with_its_count():
+    """MM-T16: four rifles and a rocket launcher are two types, each firing at its own target."""
+    squad = InfantrySquad.model_validate(dict(key="s", name="S", members=5, blast_resistance=40, cqc=50, movement=2,
+                                              vision=6, actions=["M", "A"],
+                                              weapons=[{"weapon": "rifle", "count": 4}, {"weapon": "rpg", "count": 1}]))
+    assert [(w.weapon, w.count) for w in squad.weapons] == [("rifle", 4), ("rpg", 1)]
+
+
+def test_mm_r37_an_evading_unit_has_an_agility():
+    Chassis.model_validate({"key": "m", **MECHA})
+    with pytest.raises(ValidationError, match="MM-R37"):
+        Chassis.model_validate({"key": "m", **{**MECHA, "agility": None}})
+
+
+def test_mm_r38_a_flying_unit_is_noted(cat):
+    flyer = make_catalogue(item("gunship", "chassis", **{
+        **TANK, "unit_type": "vtol", "movement_type": "flying_vtol", "actions": ["M", "A", "U"],
+        "grids": [{"location": "hull", "type": "radial", "hexes": 7, "special": {"crew": 2}}]}))
+    assert issues(validate(unit("gunship"), flyer), "MM-R38")[0].severity == "info"
+    assert "MM-R38" not in codes(validate(unit("tank"), cat))
+
+
+def test_mm_r41_limited_ammo_is_one_to_twenty_uses():
+    shape = {"key": "x", "name": "X", "size": 1, "types": ["launcher"], "profiles": [shot()]}
+    assert Weapon.model_validate({**shape, "limited_ammo": 20}).limited_ammo == 20
+    with pytest.raises(ValidationError, match="limited_ammo"):
+        Weapon.model_validate({**shape, "limited_ammo": 0})
+
+
+def test_mm_r42_transports_are_played_at_the_table():
+    """The rulebook gives no transport capacity (MM-A22): a company cannot record embarked squads."""
+    from catalogue.rulesets.megamercs.schema import CompanyBuild
+
+    with pytest.raises(ValidationError, match="embarked"):
+        CompanyBuild.model_validate({"pack": "x@1.0.0", "embarked": [{"squad": "a", "in": 0}]})
+
+
+def test_mm_r43_types_come_from_the_list():
+    with pytest.raises(ValidationError, match="types.0"):
+        Weapon.model_validate({"key": "x", "name": "X", "size": 1, "types": ["laser_cannon"], "profiles": [shot()]})
+
+
+def test_mm_r46_every_item_says_whether_it_needs_power_and_has_sensitive_electronics(cat):
+    for key in ("hmg", "radar", "shield"):
+        assert cat.items[key].requires_power is False and cat.items[key].sensitive_electronics is False
+    powered = make_catalogue(item("jammer", "equipment", size=1, types=["electronic_support"], requires_power=True,
+                                  sensitive_electronics=True, attributes=[{"name": "ecm"}]))
+    assert powered.items["jammer"].requires_power and powered.items["jammer"].sensitive_electronics
+
+
+def test_megamercs_linked_pairs(cat):
+    pair = make_catalogue(item("twin-gun-b", "weapon", size=1, types=["light_weapon"], profiles=[shot(attributes=[{"name": "linked"}])]))
+    document = unit("mecha", ("twin-gun", "r-arm"), ("twin-gun-b", "l-arm"))  # same types, different names
+    assert "MM-R10" in codes(validate(document, pair), "warning")
+    assert "MM-R10" not in codes(validate({**document, "house_rules": {"linked-pairs": "type"}}, pair), "warning")
+
+
+def test_megamercs_grid_placement(cat):
+    document = unit("mecha", ("hmg", "r-arm"))
+    by_location = {g["location"]: g for g in validate(document, cat).detail["grids"]}
+    assert [c["label"] for c in by_location["right_arm"]["cells"]][0] == "HMG"
+    main = {g["location"]: g for g in validate({**document, "house_rules": {"grid-placement": "main"}}, cat).detail["grids"]}
+    assert "HMG" in [c["label"] for c in main["torso"]["cells"]] and main["right_arm"]["cells"][0]["kind"] == "empty"
+
+
+def test_megamercs_integrated_cost():
+    integrated = make_catalogue(mecha={"integrated": ["fcs"]})
+    assert validate(unit("mecha"), integrated).stats["credits"].value == 400
+    added = validate(unit("mecha", house_rules={"integrated-cost": "added"}), integrated)
+    assert added.stats["credits"].value == 400 + 60

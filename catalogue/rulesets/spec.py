@@ -189,6 +189,8 @@ class Ruleset:
     stat_labels: Mapping[str, str] = field(default_factory=dict)  # where title-casing a field name reads wrong
     signed_stats: frozenset[str] = frozenset()  # modifiers, printed "+2" / "−1"
     leading_columns: tuple[str, ...] = ()  # what a player compares first in the catalogue
+    # A field's catalogue cell as text, where the generic "a/b/c · a/b/c" of nested rows would not read well.
+    cell_text: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
     effect_notes: Callable[[str, str, str], list[EffectNote]] | None = None  # (pack name, category, item key)
 
     @property
@@ -233,7 +235,9 @@ class Ruleset:
         flat: dict[str, Any] = {}
         for key, value in stats.items():
             name = f"{prefix}{key}"
-            if isinstance(value, Mapping):
+            if name in self.cell_text:
+                flat[name] = self.cell_text[name](value)
+            elif isinstance(value, Mapping):
                 flat.update(self.flatten(value, f"{name}."))
             elif isinstance(value, list) and value and isinstance(value[0], Mapping):
                 flat[name] = " · ".join("/".join(str(self.display_value(k, v)) for k, v in row.items()) for row in value)

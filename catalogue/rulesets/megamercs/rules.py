@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
-from ..house_rules import load
+from ..house_rules import load, setting
 from .schema import (
     EDGES,
     HARDPOINT_TYPE_LABELS,
@@ -160,9 +160,11 @@ def check_hardpoints(unit: Unit, report: Report) -> None:
 # --- internals grids (MM-R15) ----------------------------------------------------------------
 
 def grid_of(unit: Unit, m: Mounted) -> str | None:
-    """MM-A19 reading: an item sits in its hard-point's location grid, or the main grid (Torso or Hull)."""
+    """MM-A19 reading: an item sits in its hard-point's location grid, or the main grid (Torso or Hull); a table
+    may put every item in the main grid (house rule "grid-placement")."""
     chassis = unit.chassis
-    if m.location and chassis.grid(m.location):
+    by_location = setting(OPTIONS, unit, "grid-placement") == "location"
+    if by_location and m.location and chassis.grid(m.location):
         return m.location
     return next((g.location for g in chassis.grids if g.location in MAIN_GRID), chassis.grids[0].location)
 
@@ -206,11 +208,14 @@ def check_weapons(unit: Unit, report: Report) -> None:
                        f"{'a ' + unit.chassis.unit_type + ' swaps with a utility action' if weapon.variable_ammo else 'this one has none'}.",
                        "Clear the ammunition.")
     linked = [m for m in unit.weapons if any(a.name == "linked" for p in m.item.profiles for a in p.attributes)]
+    by_type = setting(OPTIONS, unit, "linked-pairs") == "type"
     for m in linked:
-        # MM-A08 reading: a linked pair is two weapons of the same name (L883, L1038).
-        if not any(o is not m and o.item.name == m.item.name for o in linked):
+        # MM-A08 reading: a linked pair is two weapons of the same name (L883, L1038), or of the same type (L875).
+        if not any(o is not m and (set(o.item.types) == set(m.item.types) if by_type else o.item.name == m.item.name)
+                   for o in linked):
             report.add("MM-R10", "warning", m.path,
-                       f"{m.item.name} is Linked but has no partner of the same name: the linked bonus is unusable.",
+                       f"{m.item.name} is Linked but has no partner of the same {'type' if by_type else 'name'}: "
+                       f"the linked bonus is unusable.",
                        "Mount a second one.")
         elif not mecha:
             report.add("MM-R10", "info", m.path, f"Linked fire is a mecha's (Fire Control Focus); the "
@@ -276,8 +281,10 @@ def bonuses(unit: Unit, stat: str) -> list[tuple[str, Bonus]]:
 
 
 def credits(unit: Unit) -> tuple[int, str]:
-    """MM-F22: the chassis and every mounted item; integrated items are in the chassis price (MM-A21 reading)."""
-    items = [m for m in unit.mounted if m.hardpoint is not None]
+    """MM-F22: the chassis and every mounted item; integrated items are in the chassis price (MM-A21 reading),
+    unless the table adds their own prices."""
+    added = setting(OPTIONS, unit, "integrated-cost") == "added"
+    items = [m for m in unit.mounted if m.hardpoint is not None or added]
     total = unit.chassis.cost + sum(m.item.cost for m in items)
     return total, f"chassis {unit.chassis.cost}" + "".join(f" + {m.item.name} {m.item.cost}" for m in items if m.item.cost)
 

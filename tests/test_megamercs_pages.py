@@ -1,0 +1,151 @@
+"""MEGA MERCS pages: the unit builder's hard-points, the company's credit bar, the unit card and company PDFs, and
+the preview API, driven by the starter pack's own examples."""
+import json
+import re
+
+import pytest
+
+from builder import store
+from catalogue.loader import catalogue_by_ref, latest_pack
+from tests.html_forms import read_form
+from tests.test_pdf import pdf_text
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pack(packs):
+    found = latest_pack("megamercs")
+    return found, catalogue_by_ref(found.ref)
+
+
+def examples(pack, kind):
+    return [e for e in pack[0].examples if e["kind"] == kind]
+
+
+def offered(html: str, hardpoint: str) -> set[str]:
+    """The items a hard-point's picker offers as sharing a type symbol (the first group)."""
+    select = re.search(rf'<select name="add-{hardpoint}".*?</optgroup>', html, re.S).group(0)
+    return set(re.findall(r'<option value="([^"]+)"', select))
+
+
+def test_each_hardpoint_offers_the_items_sharing_its_types(client, pack):
+    ref, catalogue = pack[0].ref, pack[1]
+    for chassis in catalogue.of("chassis"):
+        html = client.post("/new/megamercs/unit/", {"pack": ref, "name": "T", "chassis": chassis.key}).content.decode()
+        for hp in chassis.hardpoints:
+            keys = offered(html, hp.key)
+            assert all(set(catalogue.items[k].types) & set(hp.types) for k in keys), (chassis.key, hp.key)
+            assert all(not catalogue.items[k].specialist_for or chassis.key in catalogue.items[k].specialist_for
+                       for k in keys)
+
+
+def test_adding_from_a_hardpoint_picker_mounts_there(client, pack):
+    ref, catalogue = pack[0].ref, pack[1]
+    chassis = catalogue.items[examples(pack, "unit")[0]["chassis"]]
+    hp = next(h for h in chassis.hardpoints if offered(
+        client.post("/new/megamercs/unit/", {"pack": ref, "chassis": chassis.key}).content.decode(), h.key))
+    html = client.post("/new/megamercs/unit/", {"pack": ref, "chassis": chassis.key}).content.decode()
+    item = sorted(offered(html, hp.key))[0]
+    form, _ = read_form(client.post("/new/megamercs/unit/", {"pack": ref, "chassis": chassis.key,
+                                                              f"add-{hp.key}": item}).content.decode())
+    assert form["mount-0-item"] == [item] and form["mount-0-hardpoint"] == [hp.key]
+
+
+def test_a_mismatched_item_is_reported_beside_its_mount(client, pack):
+    ref, catalogue = pack[0].ref, pack[1]
+    chassis = catalogue.items[examples(pack, "unit")[0]["chassis"]]
+    hp = chassis.hardpoints[0]
+    item = next(i for i in catalogue.of("weapon") + catalogue.of("equipment")
+                if not set(i.types) & set(hp.types) and not i.specialist_for)
+    response = client.post("/new/megamercs/unit/", {"pack": ref, "chassis": chassis.key, "mount-count": "1",
+                                                    "mount-0-item": item.key, "mount-0-hardpoint": hp.key})
+    html = response.content.decode()
+    mount = html[html.index('id="mount-0"'):]
+    assert "MM-R02" in mount[:mount.index("</li>")]
+
+
+def test_every_example_unit_is_legal_and_its_card_prints(client, pack, tmp_path):
+    catalogue = pack[1]
+    for example in examples(pack, "unit"):
+        checked = store.check(example)
+        assert checked.report.legal, (example["name"], [i.as_dict() for i in checked.report.errors])
+    build = store.create(store.check(examples(pack, "unit")[0]))
+    text = pdf_text(client.get(f"/s/{build.share_id}.pdf").content, tmp_path)
+    chassis = catalogue.items[build.document["chassis"]]
+    for expected in (build.name, chassis.name, "Action pool", "HARD-POINTS", "INTERNALS", "WEAPONS",
+                     "DAMAGE REDUCTION", "Credits", *[h.key for h in chassis.hardpoints]):
+        assert expected in text, expected
+    for mount in build.document["mounts"]:
+        assert catalogue.items[mount["item"]].name in text
+
+
+def company_form(company) -> dict[str, str]:
+    """The POST the company builder's form sends for a company document."""
+    fields = {"pack": company["pack"], "name": company["name"], "unit-count": str(len(company["units"]))}
+    for i, unit in enumerate(company["units"]):
+        fields[f"unit-{i}"] = f"unit:{json.dumps(unit['unit'])}" if unit.get("unit") else f"build:{unit['build']}"
+    drones = company.get("drones", [])
+    fields["drone-count"] = str(len(drones))
+    for i, drone in enumerate(drones):
+        fields.update({f"drone-{i}-drone": drone["drone"], f"drone-{i}-controller": str(drone["controller"])})
+        if drone.get("docked"):
+            fields[f"drone-{i}-docked"] = "on"
+    for name in ("infantry", "aircraft"):
+        rows = company.get(name, [])
+        fields[f"{name}-count"] = str(len(rows))
+        for i, row in enumerate(rows):
+            fields.update({f"{name}-{i}-item": row["item"], f"{name}-{i}-count": str(row.get("count", 1))})
+    return fields
+
+
+def test_the_company_shows_the_credit_bar_and_refuses_over_budget(client, pack):
+    company = examples(pack, "company")[0]
+    credits = store.check(company).report.stats["credits"].value
+    fields = {**company_form(company), "credit_budget": str(credits - 1)}
+    html = client.post("/new/megamercs/company/", fields).content.decode()
+    assert 'data-code="MM-R20"' in html and f"{credits} / {credits - 1}" in html
+    fields["credit_budget"] = str(credits)
+    assert 'data-code="MM-R20"' not in client.post("/new/megamercs/company/", fields).content.decode()
+
+
+def test_a_written_in_starter_unit_is_added_by_its_datalist_choice(client, pack):
+    first = examples(pack, "unit")[0]
+    html = client.post("/new/megamercs/company/", {"pack": pack[0].ref, "add-unit": f"{first['name']} · starter unit #example:0",
+                                                   "action": "add"}).content.decode()
+    form, _ = read_form(html)
+    assert json.loads(form["unit-0"][0][len("unit:"):])["chassis"] == first["chassis"]
+
+
+def test_the_company_pdf_prints_the_roster_and_a_card_per_unit(client, pack, tmp_path):
+    company = examples(pack, "company")[0]
+    build = store.create(store.check(company))
+    text = pdf_text(client.get(f"/s/{build.share_id}.pdf").content, tmp_path)
+    assert "ROSTER" in text and text.count("Action pool") == len(company["units"])
+    for unit in company["units"]:
+        assert unit["unit"]["name"] in text
+
+
+def test_the_preview_api_gives_each_profile_its_odds(client, pack):
+    example = next(e for e in examples(pack, "unit") if e["mounts"])
+    body = {"attacker": example, "target": {"kind": "mecha", "dr": 3}, "situation": {"distance": 1}}
+    response = client.post("/api/preview", json.dumps(body), content_type="application/json")
+    assert response.status_code == 200
+    attacks = response.json()["attacks"]
+    assert attacks and all("tn" in a or a["reason"] for a in attacks)
+    bad = client.post("/api/preview", json.dumps({**body, "target": {"dr": "lots"}}), content_type="application/json")
+    assert bad.status_code == 422 and "target.dr" in bad.content.decode()
+
+
+def test_mm_r45_mm_r48_the_card_has_the_lock_box_and_marks_co_axial_mounts(client, pack, tmp_path):
+    tank = next(e for e in examples(pack, "unit") if any(h.coaxial for h in pack[1].items[e["chassis"]].hardpoints))
+    build = store.create(store.check(tank))
+    text = " ".join(pdf_text(client.get(f"/s/{build.share_id}.pdf").content, tmp_path, layout=False).split())
+    assert "Lock held" in text and "Axial)" in text and "(Pintle)" in text  # a narrow cell may break "Co-Axial"
+
+
+def test_the_catalogue_prints_cards_as_the_rulebook_does(client, pack):
+    weapons = client.get("/catalogue/megamercs/", {"category": "weapon"}).content.decode()
+    assert "Bash: 75 / melee / 1 / 10 impact / 2 / 10" in weapons and "{&#x27;name" not in weapons
+    chassis = client.get("/catalogue/megamercs/", {"category": "chassis"}).content.decode()
+    assert "turret 4 [Main Gun] Turret" in chassis and "Hull track 10, 3 crew, 2 treads" in chassis
