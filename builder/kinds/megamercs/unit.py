@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.megamercs import damage
 from catalogue.rulesets.megamercs import preview as engine
 from catalogue.rulesets.megamercs.rules import EDGE_LABELS, parse, resolve, types_label
 from catalogue.rulesets.megamercs.schema import EDGES, LOCATION_LABELS, Chassis, Equipment, Weapon
@@ -80,8 +81,11 @@ class Page(KindPage):
 
     def sheet_context(self, checked, build) -> dict[str, Any]:
         stats = checked.report.stats
-        return {**context(checked), "statline": [stats[k] for k in STATLINE if k in stats],
-                "hp_boxes": range(min(stats["hp"].value, MAX_BOXES)) if "hp" in stats else range(0)}
+        context_ = context(checked)
+        items = [checked.catalogue.items[m["item"]] for m in checked.document.get("mounts", [])] + context_["integrated"]
+        return {**context_, "statline": [stats[k] for k in STATLINE if k in stats],
+                "hp_boxes": range(min(stats["hp"].value, MAX_BOXES)) if "hp" in stats else range(0),
+                "table_notes": damage.table_notes(context_["chassis"], items) if context_["chassis"] else []}
 
     # --- combat preview ------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import d100_opposed, d100_roll_under, pool
 from ..house_rules import setting
+from .damage import hp_damage
 from .rules import OPTIONS, Mounted, Unit, bonuses, stacked
 from .schema import Edge, Profile, attribute
 
@@ -141,7 +142,9 @@ def profile_odds(unit: Unit, m: Mounted, profile: Profile, accuracy: int, target
     evasion = evade_chance(target, blast, homing)
     hits = pool(d100_roll_under(100 if homing else tn), shots)
     dr = effective_dr(profile, indirect, target, situation)
-    damage = max(0, profile.damage - dr)
+    damage, note = hp_damage(profile.damage, dr)
+    if profile.damage and not damage:
+        row["notes"].append(f"DR absorbs every hit ({note})")
     graze = attribute(profile.attributes, "graze")
     graze_damage = graze_after_dr(graze.x, dr, unit) if graze else 0
     # MM-F08: a penetrating hit is a roll at or under both TNs; homing hits roll for penetration alone (MM-A09).
