@@ -145,8 +145,11 @@ def context(checked, editable: dict[str, str]) -> dict[str, Any]:
             row["count"] = entry.get("count", 1)
     return {"units": units, "drones": rows["drone"], "infantry": rows["infantry"], "aircraft": rows["aircraft"],
             "drone_options": catalogue.of("drone"),
-            "support": [("infantry", rows["infantry"], catalogue.of("infantry"), "Infantry squads"),
-                        ("aircraft", rows["aircraft"], catalogue.of("aircraft"), "Support aircraft")],
+            "support": [("infantry", rows["infantry"], catalogue.of("infantry"), "Infantry squads",
+                         "Small units of up to six in one hex; they join as allies under the GM unless the House "
+                         "rules say otherwise (MM-A01)."),
+                        ("aircraft", rows["aircraft"], catalogue.of("aircraft"), "Support aircraft",
+                         "Close air support, called in for its own phase; AHP counts its pilot's luck as well.")],
             "budget": report.detail.get("budget"),
             "credit_meter": next((m for m in report.meters if m.key == "credits"), None),
             "company_issues": [i for i in report.issues if not i.path.startswith(("units[", "drones[",
