@@ -218,7 +218,7 @@ def megamercs_bench() -> None:
     one_unit = median_time(lambda: rules.validate(saved[0].document, catalogue), 500)
     rules_only = median_time(lambda: company.validate(document, catalogue, linked), 500)
     end_to_end = median_time(lambda: store.check(document), 100)
-    print(f"7. MEGA MERCS company of 12 saved units: company rules {fmt(rules_only)}; end to end, its units read and "
+    print(f"MEGA MERCS a. company of 12 saved units: company rules {fmt(rules_only)}; end to end, its units read and "
           f"checked from the database, {fmt(end_to_end)} (target < 5 ms) = {end_to_end / one_unit:.1f}x "
           f"validating one of its units ({fmt(one_unit)})")
     armed = max(units, key=lambda e: len(e["mounts"]))
@@ -234,7 +234,7 @@ def megamercs_bench() -> None:
     target, situation = preview.Target(kind="mecha", dr=3, agility=30, evading=True), preview.Situation(locked=True)
     engine = median_time(lambda: preview.odds(unit, target, situation), 300)
     profiles = len(preview.odds(unit, target, situation)["attacks"])
-    print(f"8. MEGA MERCS preview of a {len(unit.weapons)}-weapon unit ({profiles} profiles): {fmt(engine)} "
+    print(f"MEGA MERCS b. preview of a {len(unit.weapons)}-weapon unit ({profiles} profiles): {fmt(engine)} "
           f"(target < 20 ms) = {engine / one_unit:.1f}x validating a unit")
 
 
