@@ -137,6 +137,9 @@ def test_api_never_fails_on_mutated_documents(client, packs, ruleset, kind):
         preview = client.post("/api/preview", body_of({"attacker": document, "situation": data.draw(values)}),
                               content_type="application/json")
         assert_sound(preview, before)
+        aimed = client.post("/api/preview", body_of({"attacker": originals[0], "target": data.draw(values),
+                                                     "situation": data.draw(values)}), content_type="application/json")
+        assert_sound(aimed, before)
 
     run()
 

@@ -149,3 +149,24 @@ def test_the_catalogue_prints_cards_as_the_rulebook_does(client, pack):
     assert "Bash: 75 / melee / 1 / 10 impact / 2 / 10" in weapons and "{&#x27;name" not in weapons
     chassis = client.get("/catalogue/megamercs/", {"category": "chassis"}).content.decode()
     assert "turret 4 [Main Gun] Turret" in chassis and "Hull track 10, 3 crew, 2 treads" in chassis
+
+
+def test_the_preview_never_fails_on_hostile_targets_or_situations(client, pack):
+    """Every field the preview reads, given anything JSON can hold: a 200 or a 4xx naming it, never a 500."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from catalogue.rulesets.megamercs.preview import Situation, Target
+    from tests.test_fuzz import FUZZ, values
+
+    attacker = next(e for e in examples(pack, "unit") if e["mounts"])
+
+    @FUZZ
+    @given(target=st.fixed_dictionaries({}, optional={k: values for k in Target.model_fields}),
+           situation=st.fixed_dictionaries({}, optional={k: values for k in Situation.model_fields}))
+    def run(target, situation):
+        body = {"attacker": attacker, "target": target, "situation": situation}
+        response = client.post("/api/preview", json.dumps(body, allow_nan=True), content_type="application/json")
+        assert response.status_code in (200, 400, 422), response.content[:300]
+
+    run()
