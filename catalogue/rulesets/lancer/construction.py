@@ -1,0 +1,153 @@
+"""LANCER 1.0 construction: a pilot's advancement budgets, a mech's derived stats and what each mount holds.
+
+The seed is only the beta combat chapter, so these rules are the published 1.0 character creation, with the
+constants of COMP/CON's public `lib/rules.json`. Their codes (L-Bnn) are Hardpoint's own; the rule index cites
+the 1.0 source by section.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+MAX_LL = 12  # L-B01
+MAX_HASE = 6  # L-B03
+START_TRIGGERS, MAX_TRIGGER_RANK, TRIGGER_BONUS = 4, 3, 2  # L-B04: four at +2, each rank +2, at most +6
+START_TALENTS, MAX_TALENT_RANK = 3, 3  # L-B05
+MAX_LICENCE_RANK = 3  # L-B06
+CORE_BONUS_EVERY = 3  # L-B07: one at LL 3, 6, 9 and 12
+MAX_ARMOR = 4  # L-B14
+BASE_STRUCTURE = BASE_STRESS = 4
+HASE = ("hull", "agility", "systems", "engineering")
+
+# L-B09: what each mount holds, as sets of weapon sizes that fit together (mount_fittings, plus Flex's two Aux).
+FITTINGS = {
+    "Aux": [("Aux",)],
+    "Main": [("Main",), ("Aux",)],
+    "Flex": [("Main",), ("Aux",), ("Aux", "Aux")],
+    "Heavy": [("Heavy",), ("Main",), ("Aux",)],
+    "Main/Aux": [("Main", "Aux"), ("Main",), ("Aux",)],
+    "Aux/Aux": [("Aux", "Aux"), ("Aux",)],
+}
+
+
+@dataclass
+class Issue:
+    code: str
+    path: str
+    message: str
+
+
+@dataclass
+class Pilot:
+    """The choices an advancement rule is judged on."""
+
+    ll: int
+    hase: dict[str, int] = field(default_factory=dict)
+    triggers: dict[str, int] = field(default_factory=dict)  # skill -> rank 1 to 3
+    talents: dict[str, int] = field(default_factory=dict)  # talent -> rank 1 to 3
+    licences: dict[str, int] = field(default_factory=dict)  # licence -> rank 1 to 3
+    core_bonuses: list[str] = field(default_factory=list)
+
+
+def grit(ll: int, reading: str = "ceil") -> int:
+    """L-B02: Grit is half the Licence Level, rounded up in 1.0 (the beta's "½ your level" may round down)."""
+    return math.ceil(ll / 2) if reading == "ceil" else ll // 2
+
+
+def budgets(ll: int) -> dict[str, int]:
+    """What a pilot of this Licence Level has to spend (L-B03 to L-B07)."""
+    return {"hase": 2 + ll, "triggers": START_TRIGGERS + ll, "talents": START_TALENTS + ll, "licences": ll,
+            "core_bonuses": ll // CORE_BONUS_EVERY}
+
+
+def check_pilot(pilot: Pilot) -> list[Issue]:
+    """Every advancement rule the pilot breaks, by code."""
+    issues: list[Issue] = []
+    if not 0 <= pilot.ll <= MAX_LL:
+        issues.append(Issue("L-B01", "ll", f"Licence Level {pilot.ll}: it runs from 0 to {MAX_LL}."))
+        return issues
+    spend = budgets(pilot.ll)
+
+    def over(code: str, path: str, spent: int, allowed: int, what: str) -> None:
+        if spent > allowed:
+            issues.append(Issue(code, path, f"{spent} {what}; LL{pilot.ll} gives {allowed}."))
+
+    over("L-B03", "hase", sum(pilot.hase.values()), spend["hase"], "mech skill points")
+    for skill, value in pilot.hase.items():
+        if skill not in HASE or not 0 <= value <= MAX_HASE:
+            issues.append(Issue("L-B03", f"hase.{skill}", f"{skill.title()} {value}: each of HASE runs from 0 to {MAX_HASE}."))
+    for name, ranks, code, cap, what in (
+            ("triggers", pilot.triggers, "L-B04", MAX_TRIGGER_RANK, "skill trigger ranks"),
+            ("talents", pilot.talents, "L-B05", MAX_TALENT_RANK, "talent ranks"),
+            ("licences", pilot.licences, "L-B06", MAX_LICENCE_RANK, "licence ranks")):
+        over(code, name, sum(ranks.values()), spend[name], what)
+        for key, rank in ranks.items():
+            if not 1 <= rank <= cap:
+                issues.append(Issue(code, f"{name}.{key}", f"{key} at rank {rank}: ranks run from 1 to {cap}."))
+    if len(pilot.triggers) < START_TRIGGERS:
+        issues.append(Issue("L-B04", "triggers", f"{len(pilot.triggers)} skill triggers; every pilot starts with "
+                                                 f"{START_TRIGGERS}."))
+    over("L-B07", "core_bonuses", len(pilot.core_bonuses), spend["core_bonuses"], "CORE bonuses")
+    return issues
+
+
+def trigger_bonus(rank: int) -> int:
+    """L-B04: +2 a rank, so +2, +4 or +6."""
+    return TRIGGER_BONUS * rank
+
+
+@dataclass(frozen=True)
+class FrameStats:
+    """A frame's printed statistics, in COMP/CON's field names."""
+
+    size: float
+    hp: int
+    armor: int
+    evasion: int
+    edef: int
+    heatcap: int
+    repcap: int
+    sensor_range: int
+    tech_attack: int
+    save: int
+    speed: int
+    sp: int
+    structure: int = BASE_STRUCTURE
+    stress: int = BASE_STRESS
+
+
+def derived(frame: FrameStats, ll: int, hase: dict[str, int], grit_reading: str = "ceil") -> dict[str, tuple[int, str]]:
+    """L-B08: the mech's statistics from its frame and pilot, each with its computation."""
+    g = grit(ll, grit_reading)
+    h, a, s, e = (hase.get(k, 0) for k in HASE)
+    armor = min(frame.armor, MAX_ARMOR)
+    return {
+        "hp": (frame.hp + g + 2 * h, f"frame {frame.hp} + Grit {g} + 2 × Hull {h}"),
+        "repcap": (frame.repcap + h // 2, f"frame {frame.repcap} + ⌊Hull {h} / 2⌋"),
+        "evasion": (frame.evasion + a, f"frame {frame.evasion} + Agility {a}"),
+        "speed": (frame.speed + a // 2, f"frame {frame.speed} + ⌊Agility {a} / 2⌋"),
+        "edef": (frame.edef + s, f"frame {frame.edef} + Systems {s}"),
+        "tech_attack": (frame.tech_attack + s, f"frame {frame.tech_attack:+d} + Systems {s}"),
+        "sp": (frame.sp + g + s // 2, f"frame {frame.sp} + Grit {g} + ⌊Systems {s} / 2⌋"),
+        "heatcap": (frame.heatcap + e, f"frame {frame.heatcap} + Engineering {e}"),
+        "limited_bonus": (e // 2, f"⌊Engineering {e} / 2⌋ more uses of Limited systems and weapons"),
+        "save": (frame.save + g, f"frame {frame.save} + Grit {g}"),
+        "armor": (armor, f"frame {frame.armor}, at most {MAX_ARMOR}"),
+        "structure": (frame.structure, "frame"),
+        "stress": (frame.stress, "frame"),
+    }
+
+
+def fits(mount: str, sizes: list[str]) -> bool:
+    """L-B09: whether weapons of these sizes fit one mount together (Integrated mounts hold their own weapon)."""
+    return tuple(sorted(sizes, reverse=True)) in [tuple(sorted(f, reverse=True)) for f in FITTINGS.get(mount, [])]
+
+
+def superheavy_fits(mounts: list[str]) -> bool:
+    """L-B09: a Superheavy weapon takes a Heavy mount and one more mount."""
+    return "Heavy" in mounts and len(mounts) >= 2
+
+
+def licensed(licence_level: int, licence: str | None, ranks: dict[str, int]) -> bool:
+    """L-B13: LL0 items are free to all; others need their licence at a rank at least their level."""
+    return licence_level == 0 or (licence is not None and ranks.get(licence, 0) >= licence_level)
