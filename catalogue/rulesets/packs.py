@@ -99,9 +99,12 @@ def read_upload(raw: bytes, filename: str, rulesets: dict[str, Any], *, header: 
         document, entries = header, [_csv_entries(raw, where, category)]
     elif suffix == ".zip":
         document, entries = _zip(raw, where)
+    elif suffix in (readers := {s: r for ruleset in rulesets.values() for s, r in ruleset.pack_readers.items()}):
+        document, entries = readers[suffix](raw, where)
     else:
-        raise PackUnreadable(f"{where}: a pack is a .yaml, .csv or .zip file; this one ends in "
-                             f"'{suffix[:20] or '(nothing)'}'")
+        *others, last = [".yaml", ".csv", ".zip", *readers]
+        kinds = f"{', '.join(others)} or {last}"
+        raise PackUnreadable(f"{where}: a pack is a {kinds} file; this one ends in '{suffix[:20] or '(nothing)'}'")
     if document.get("source", "user") != "user":
         raise PackError(f"{where}: source: uploads are user packs; remove the field or write user")
     document = {**document, "source": "user"}
@@ -210,7 +213,8 @@ def _put(item: dict, path: list[str], value: Any) -> None:
     node[path[-1]] = value
 
 
-def _zip(raw: bytes, where: str) -> tuple[dict, list[Entries]]:
+def unzip(raw: bytes, where: str) -> dict[str, bytes]:
+    """The files at the top of an uploaded zip, refusing bombs, folders and more than the limits allow."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
         members = [info for info in archive.infolist()
@@ -237,6 +241,11 @@ def _zip(raw: bytes, where: str) -> tuple[dict, list[Entries]]:
         if left < 0:
             raise PackUnreadable(f"{where}: unzips to more than {MAX_UNZIPPED:,} bytes; a pack is smaller")
         files[name] = data
+    return files
+
+
+def _zip(raw: bytes, where: str) -> tuple[dict, list[Entries]]:
+    files = unzip(raw, where)
     if "pack.yaml" not in files:
         raise PackError(f"{where}: pack.yaml: missing; put the pack's name, version, ruleset and title in a "
                         f"pack.yaml at the top of the zip")

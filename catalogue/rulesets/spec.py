@@ -191,6 +191,8 @@ class Ruleset:
     leading_columns: tuple[str, ...] = ()  # what a player compares first in the catalogue
     # A field's catalogue cell as text, where the generic "a/b/c · a/b/c" of nested rows would not read well.
     cell_text: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
+    # A game's own pack formats by file suffix (".lcp"): raw bytes and a name → (pack header, item entries).
+    pack_readers: Mapping[str, Callable[[bytes, str], tuple[dict, list]]] = field(default_factory=dict)
     effect_notes: Callable[[str, str, str], list[EffectNote]] | None = None  # (pack name, category, item key)
 
     @property

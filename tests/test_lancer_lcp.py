@@ -1,0 +1,92 @@
+"""Lancer Content Packs read as Hardpoint packs: ids kept as keys, unmodelled fields kept, every malformed entry
+named by file, id and field, dependencies read, unreadable files refused."""
+import io
+import json
+import zipfile
+
+import pytest
+
+from catalogue.rulesets import RULESETS
+from catalogue.rulesets.base import PackError, PackUnreadable
+from catalogue.rulesets.packs import read_upload
+
+FRAME = {"id": "mf_kite", "name": "Kite", "license_level": 2, "license_id": "mf_kite", "source": "HP", "mechtype": ["Striker"],
+         "description": "A test frame.", "mounts": ["Main", "Flex"], "y_pos": 20,
+         "stats": {"size": 1, "structure": 4, "stress": 4, "armor": 1, "hp": 8, "evasion": 10, "edef": 8, "heatcap": 5,
+                   "repcap": 4, "sensor_range": 10, "tech_attack": 0, "save": 10, "speed": 6, "sp": 5},
+         "traits": [{"name": "Quick", "description": "Moves fast.", "synergies": [{"locations": ["move"]}]}],
+         "core_system": {"name": "Burst", "active_name": "Go", "active_effect": "Move again.", "use": "Encounter"}}
+WEAPON = {"id": "mw_pinprick", "name": "Pinprick", "license_level": 0, "source": "HP", "mount": "Auxiliary",
+          "type": "Rifle", "damage": [{"type": "Kinetic", "val": "1d3"}], "range": [{"type": "Range", "val": 8}],
+          "tags": [{"id": "tg_accurate"}], "on_hit": "rich text the engine does not model"}
+
+
+def lcp(manifest=None, **files) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("lcp_manifest.json", json.dumps(manifest or {"name": "Test Kit", "author": "us",
+                                                                        "version": "1.1", "description": "A kit."}))
+        for name, data in files.items():
+            archive.writestr(name.replace("_json", ".json"), data if isinstance(data, str) else json.dumps(data))
+    return buffer.getvalue()
+
+
+def read(raw, **kwargs):
+    return read_upload(raw, "kit.lcp", {"lancer": RULESETS["lancer"]}, **kwargs)
+
+
+def test_an_lcp_reads_with_its_ids_as_keys_and_extra_fields_kept():
+    pack = read(lcp(frames_json=[FRAME], weapons_json=[WEAPON], npc_classes_json=[]))
+    assert pack.header.ref == "test-kit@1.1.0" and pack.header.source == "user"
+    frame, weapon = pack.catalogue.items["mf_kite"], pack.catalogue.items["mw_pinprick"]
+    assert frame.stats.speed == 6 and frame.kept()["y_pos"] == 20
+    assert frame.traits[0].model_extra == {"synergies": [{"locations": ["move"]}]}
+    assert weapon.kept() == {"on_hit": "rich text the engine does not model"}
+    assert "Not read" in pack.header.description and "npc_classes.json" in pack.header.description
+
+
+def test_every_malformed_entry_is_named_by_file_id_and_field():
+    bad_frame = {**FRAME, "stats": {**FRAME["stats"], "speed": "fast"}}
+    bad_weapon = {**WEAPON, "id": "mw_bent", "mount": "Shoulder"}
+    with pytest.raises(PackError) as error:
+        read(lcp(frames_json=[bad_frame], weapons_json=[WEAPON, bad_weapon]))
+    text = str(error.value)
+    assert "kit.lcp/frames.json id 'mf_kite'" in text and "stats.speed" in text
+    assert "kit.lcp/weapons.json id 'mw_bent'" in text and "'mount'" in text
+    assert "mw_pinprick" not in text  # the good entry is not blamed
+
+
+@pytest.mark.parametrize("manifest, fragment", [
+    ({"name": "Kit"}, "field 'version'"),
+    ({"name": "Kit", "version": "soon"}, "'soon' is not a version"),
+    ({"name": "Kit", "version": "1.0.0", "dependencies": [{"name": "Core", "version": "*"}]}, "'*' names no version"),
+    ({"name": "Kit", "version": "1.0.0", "dependencies": [{"name": "Core Kit", "version": "=2.1.0"}]},
+     "no pack core-kit@2.1.0 is loaded"),
+])
+def test_the_manifest_is_checked_and_dependencies_named(manifest, fragment):
+    with pytest.raises(PackError, match=fragment):
+        read(lcp(manifest, weapons_json=[WEAPON]))
+
+
+def test_a_dependency_on_a_loaded_pack_is_extended():
+    core = read(lcp({"name": "Core Kit", "version": "2.1", "description": ""}, weapons_json=[WEAPON]))
+    manifest = {"name": "Add-on", "version": "1.0.0", "dependencies": [{"name": "Core Kit", "version": "=2.1.0"}]}
+    addon = read(lcp(manifest, frames_json=[FRAME]), base=lambda ref: core.catalogue if ref == "core-kit@2.1.0" else None)
+    assert addon.header.extends == "core-kit@2.1.0" and {"mf_kite", "mw_pinprick"} <= set(addon.catalogue.items)
+
+
+@pytest.mark.parametrize("files, error", [
+    ({"weapons_json": "[{not json"}, "not valid JSON at line 1"),
+    ({"weapons_json": {"id": "x"}}, "a list of weapon entries"),
+])
+def test_broken_files_are_refused(files, error):
+    with pytest.raises((PackError, PackUnreadable), match=error):
+        read(lcp(**files))
+
+
+def test_an_lcp_without_a_manifest_is_refused():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("weapons.json", json.dumps([WEAPON]))
+    with pytest.raises(PackError, match="lcp_manifest.json: missing"):
+        read(buffer.getvalue())
