@@ -1,8 +1,9 @@
 """LANCER 1.0 construction (Hardpoint's codes L-B01 to L-B14): each advancement budget at its limit and past it,
-the derived statistics with their computations, mount fittings and licence gating."""
+the derived statistics with their computations, mount fittings, SP, mods, Unique and AI systems, licence gating."""
 import pytest
 
 from catalogue.rulesets.lancer import construction as c
+from catalogue.rulesets.lancer.schema import Frame, Mod, System, Weapon
 
 SKILLS = {"act_unseen": 1, "apply_fists": 1, "assault": 1, "blow_something_up": 1}
 LL0 = dict(hase={"hull": 1, "agility": 1}, triggers=SKILLS, talents={"ace": 1, "brawler": 1, "crack_shot": 1})
@@ -94,3 +95,73 @@ def test_l_b13_licence_gating():
     assert c.licensed(0, None, {})
     assert c.licensed(2, "balor", {"balor": 2}) and not c.licensed(3, "balor", {"balor": 2})
     assert not c.licensed(1, "drake", {"balor": 3})
+
+
+# --- load-outs ---------------------------------------------------------------------------------------------
+
+def weapon(key, mount="Main", kind="Rifle", ll=0, licence=None):
+    return Weapon.model_validate({"id": key, "name": key.title(), "mount": mount, "type": kind,
+                                  "license_level": ll, "license_id": licence})
+
+
+def system(key, sp=1, kind="System", tags=(), ll=0, licence=None):
+    return System.model_validate({"id": key, "name": key.title(), "sp": sp, "type": kind,
+                                  "tags": [{"id": t} for t in tags], "license_level": ll, "license_id": licence})
+
+
+def mod(key, sp=1, **limits):
+    return Mod.model_validate({"id": key, "name": key.title(), "sp": sp, **limits})
+
+
+KITE = Frame.model_validate({
+    "id": "kite", "name": "Kite", "license_level": 2, "license_id": "kite", "mechtype": ["Striker"],
+    "mounts": ["Main", "Flex", "Heavy"], "core_system": {"name": "Burst"},
+    "stats": {"size": 1, "armor": 1, "hp": 8, "evasion": 10, "edef": 8, "heatcap": 5, "repcap": 4,
+              "sensor_range": 10, "tech_attack": 0, "save": 10, "speed": 6, "sp": 5}})
+LICENCES = {"kite": 2}
+
+
+def mech_codes(mounts, systems=(), sp=6, licences=LICENCES):
+    return {i.code for i in c.check_mech(KITE, mounts, list(systems), sp, licences)}
+
+
+def test_l_b09_a_loadout_fits_its_mounts():
+    ok = [c.Mount("Main", [weapon("rifle")]), c.Mount("Flex", [weapon("a", "Auxiliary"), weapon("b", "Auxiliary")]),
+          c.Mount("Heavy", [weapon("cannon", "Heavy", "Cannon")])]
+    assert "L-B09" not in mech_codes(ok)
+    assert "L-B09" in mech_codes([c.Mount("Main", [weapon("cannon", "Heavy", "Cannon")])])
+
+
+def test_l_b09_a_superheavy_weapon_needs_a_braced_second_mount():
+    gun = weapon("railgun", "Superheavy", "Cannon")
+    assert "L-B09" not in mech_codes([c.Mount("Heavy", [gun]), c.Mount("Main", bracing=True)])
+    assert "L-B09" in mech_codes([c.Mount("Heavy", [gun]), c.Mount("Main", [weapon("rifle")])])
+    assert "L-B09" in mech_codes([c.Mount("Main", [gun]), c.Mount("Heavy", bracing=True)])
+
+
+def test_l_b10_systems_and_mods_within_sp():
+    assert "L-B10" not in mech_codes([c.Mount("Main", [weapon("rifle")], [mod("scope", 2)])], [system("a", 4)], sp=6)
+    assert "L-B10" in mech_codes([c.Mount("Main", [weapon("rifle")], [mod("scope", 2)])], [system("a", 5)], sp=6)
+
+
+def test_l_b11_one_mod_a_weapon_of_its_kind():
+    rifle = weapon("rifle")
+    assert "L-B11" not in mech_codes([c.Mount("Main", [rifle], [mod("scope", allowed_types=["Rifle"])])])
+    assert "L-B11" in mech_codes([c.Mount("Main", [rifle], [mod("scope"), mod("barrel")])])
+    assert "L-B11" in mech_codes([c.Mount("Main", [rifle], [mod("edge", allowed_types=["Melee"])])])
+    assert "L-B11" in mech_codes([c.Mount("Main", [rifle], [mod("big", restricted_sizes=["Main"])])])
+
+
+def test_l_b12_unique_systems_and_one_ai():
+    unique = system("reactor", tags=["tg_unique"])
+    assert "L-B12" not in mech_codes([], [unique, system("plate"), system("plate")])
+    assert "L-B12" in mech_codes([], [unique, unique])
+    assert "L-B12" in mech_codes([], [system("nhp", kind="AI"), system("comp", tags=["tg_ai"])])
+
+
+def test_l_b13_licence_gating_of_the_frame_and_its_gear():
+    gated = weapon("lance", ll=3, licence="kite")
+    assert "L-B13" not in mech_codes([c.Mount("Main", [weapon("rifle")])])
+    codes = mech_codes([c.Mount("Main", [gated])])
+    assert "L-B13" in codes
+    assert "L-B13" in mech_codes([], licences={})  # the frame itself needs Kite 2

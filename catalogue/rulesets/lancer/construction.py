@@ -151,3 +151,69 @@ def superheavy_fits(mounts: list[str]) -> bool:
 def licensed(licence_level: int, licence: str | None, ranks: dict[str, int]) -> bool:
     """L-B13: LL0 items are free to all; others need their licence at a rank at least their level."""
     return licence_level == 0 or (licence is not None and ranks.get(licence, 0) >= licence_level)
+
+
+# --- a mech's load-out (L-B09 to L-B13) ---------------------------------------------------------------
+
+SIZE = {"Auxiliary": "Aux", "Main": "Main", "Heavy": "Heavy", "Superheavy": "Superheavy"}
+
+
+@dataclass
+class Mount:
+    """One of the frame's mounts with what it holds. A mount left to brace a Superheavy weapon holds nothing."""
+
+    type: str  # the frame's mount type: Aux, Main, Flex, Heavy, Main/Aux, Aux/Aux, Integrated
+    weapons: list = field(default_factory=list)  # Weapon items
+    mods: list = field(default_factory=list)  # Mod items, each on the weapon at the same index (or None)
+    bracing: bool = False
+
+
+def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dict[str, int]) -> list[Issue]:
+    """The load-out rules a mech breaks: fittings (L-B09), SP (L-B10), mods (L-B11), Unique and AI systems
+    (L-B12) and licences (L-B13)."""
+    issues: list[Issue] = []
+    braces = sum(m.bracing and not m.weapons for m in mounts)
+    superheavies = 0
+    for i, mount in enumerate(mounts):
+        path = f"mounts[{i}]"
+        sizes = [SIZE[w.mount] for w in mount.weapons]
+        if "Superheavy" in sizes:
+            superheavies += 1
+            if mount.type != "Heavy" or len(sizes) > 1:
+                issues.append(Issue("L-B09", path, "A Superheavy weapon goes alone on a Heavy mount."))
+        elif sizes and mount.type != "Integrated" and not fits(mount.type, sizes):
+            issues.append(Issue("L-B09", path, f"A {mount.type} mount does not hold {' + '.join(sizes)}."))
+        if len(mount.mods) > len(mount.weapons):
+            issues.append(Issue("L-B11", path, "A mod goes on a weapon, one mod a weapon."))
+        for weapon, mod in zip(mount.weapons, mount.mods):
+            if mod is not None and not mod_fits(mod, weapon):
+                issues.append(Issue("L-B11", path, f"{mod.name} cannot go on {weapon.name} ({weapon.mount} {weapon.type})."))
+    if superheavies > braces:
+        issues.append(Issue("L-B09", "mounts", "A Superheavy weapon takes a Heavy mount and one more mount, left empty to "
+                                               "brace it."))
+    used = sum(s.sp for s in systems) + sum(m.sp for mount in mounts for m in mount.mods if m is not None)
+    if used > sp:
+        issues.append(Issue("L-B10", "systems", f"Systems and mods take {used} SP; the mech has {sp}."))
+    keys = [s.key for s in systems]
+    for key in sorted({k for k in keys if keys.count(k) > 1}):
+        system = next(s for s in systems if s.key == key)
+        if any(t.id == "tg_unique" for t in system.tags):
+            issues.append(Issue("L-B12", "systems", f"{system.name} is Unique: one per mech."))
+    if sum(s.type == "AI" or any(t.id == "tg_ai" for t in s.tags) for s in systems) > 1:
+        issues.append(Issue("L-B12", "systems", "A mech carries at most one AI."))
+    gear = [frame] + [w for m in mounts for w in m.weapons] + systems + [mod for m in mounts for mod in m.mods if mod]
+    for item in gear:
+        if not licensed(item.license_level, item.license_id, licences):
+            issues.append(Issue("L-B13", "licences", f"{item.name} needs licence {item.license_id} at rank "
+                                                     f"{item.license_level}; the pilot has "
+                                                     f"{licences.get(item.license_id, 0)}."))
+    return issues
+
+
+def mod_fits(mod, weapon) -> bool:
+    """L-B11: a mod's allowed and restricted weapon types and sizes."""
+    if mod.allowed_types and weapon.type not in mod.allowed_types:
+        return False
+    if mod.allowed_sizes and weapon.mount not in mod.allowed_sizes:
+        return False
+    return weapon.type not in mod.restricted_types and weapon.mount not in mod.restricted_sizes
