@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..base import Part
+from ..base import BuildDocument, Part, PlainName
 
 LL = Annotated[int, Field(ge=0, le=12)]
 # Frame mounts and what they are called in LCP data; weapons name their size ("Auxiliary" for an Aux weapon).
@@ -172,3 +172,41 @@ CATEGORY_LABELS = {"frame": "Frames", "weapon": "Weapons", "system": "Systems", 
 LCP_FILES = {"frames.json": "frame", "weapons.json": "weapon", "systems.json": "system", "mods.json": "mod",
              "talents.json": "talent", "core_bonuses.json": "core_bonus", "pilot_gear.json": "pilot_gear",
              "skills.json": "skill", "tags.json": "tag"}
+
+
+# --- build documents ---------------------------------------------------------------------------
+ItemKey = Annotated[str, Field(min_length=1, max_length=80)]  # LCP ids as they are
+Ranks = Annotated[dict[ItemKey, Annotated[int, Field(ge=0, le=9)]], Field(max_length=60)]
+
+
+class MountLoadout(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    weapons: Annotated[list[ItemKey], Field(max_length=3)] = Field(default_factory=list)
+    mods: Annotated[list[ItemKey | None], Field(max_length=3)] = Field(default_factory=list)
+    bracing: bool = False  # left empty to brace a Superheavy weapon
+
+
+class MechLoadout(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: PlainName = Field(min_length=1, max_length=80)
+    frame: ItemKey
+    mounts: Annotated[list[MountLoadout], Field(max_length=8)] = Field(default_factory=list)  # in the frame's order
+    systems: Annotated[list[ItemKey], Field(max_length=24)] = Field(default_factory=list)
+
+
+class PilotBuild(BuildDocument):
+    ruleset: Literal["lancer"] = "lancer"
+    kind: Literal["pilot"] = "pilot"
+    name: PlainName = Field(default="New pilot", min_length=1, max_length=80)
+    callsign: str = Field(default="", max_length=40)
+    ll: int = Field(0, ge=-1, le=99)  # the validator, not the parser, holds it to 0-12 (L-B01)
+    hase: dict[Literal["hull", "agility", "systems", "engineering"], Annotated[int, Field(ge=0, le=99)]] = \
+        Field(default_factory=dict)
+    triggers: Ranks = Field(default_factory=dict)
+    talents: Ranks = Field(default_factory=dict)
+    licences: Ranks = Field(default_factory=dict)
+    core_bonuses: Annotated[list[ItemKey], Field(max_length=8)] = Field(default_factory=list)
+    gear: Annotated[list[ItemKey], Field(max_length=12)] = Field(default_factory=list)
+    mechs: Annotated[list[MechLoadout], Field(max_length=12)] = Field(default_factory=list)
