@@ -18,7 +18,8 @@ class Ruleset(models.Model):
 
 
 def new_edit_token() -> str:
-    return secrets.token_urlsafe(24)
+    # Hex, because a url-safe token may begin with "-" and then reads as an option on load_pack's command line.
+    return secrets.token_hex(24)
 
 
 def new_share_id() -> str:
