@@ -80,15 +80,15 @@ class Upgraded:
 def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
     """The document on the new pack: every reference to an item the new version lacks is emptied (the field
     set to none, or the list entry holding it taken out), and named."""
-    gone = [(ref.cleared(where), where, key) for ref, where, key in kind.items_used(document)
+    gone = [(ref.cleared(where), where, key, ref.keyed) for ref, where, key in kind.items_used(document)
             if new.categories.get(key) != old.categories.get(key)]
     copy = deepcopy(document)
     copy["pack"] = new.pack
     # Later list entries first, so the indexes of earlier ones still hold.
-    for target in sorted({t for t, _, _ in gone}, key=_order, reverse=True):
-        _empty(copy, target)
+    for target, keyed in sorted({(t, keyed) for t, _, _, keyed in gone}, key=lambda g: _order(g[0]), reverse=True):
+        _empty(copy, target, keyed)
     return Upgraded(copy, [{"path": issue_path(where), "key": key,
-                            "name": old.items[key].name if key in old.items else key} for _, where, key in gone])
+                            "name": old.items[key].name if key in old.items else key} for _, where, key, _ in gone])
 
 
 def compare(document: dict[str, Any], kind, to_ref: str) -> dict[str, Any]:
@@ -111,11 +111,11 @@ def _order(path: tuple) -> list[tuple[int, Any]]:
     return [(0, step) if isinstance(step, int) else (1, str(step)) for step in path]
 
 
-def _empty(document: dict[str, Any], path: tuple) -> None:
+def _empty(document: dict[str, Any], path: tuple, keyed: bool = False) -> None:
     node: Any = document
     for step in path[:-1]:
         node = node[step]
-    if isinstance(path[-1], int):
+    if isinstance(path[-1], int) or keyed:
         del node[path[-1]]
     else:
         node[path[-1]] = None

@@ -22,8 +22,12 @@ from .session import keep_pack, my_packs
 LONE_CSV = ("ruleset", "name", "version", "title", "category", "extends")
 
 
+# A game's own pack formats, by suffix: ".lcp (LANCER (beta mech combat))".
+GAME_FORMATS = ", ".join(f"{suffix} ({ruleset.name})" for ruleset in ACTIVE.values() for suffix in ruleset.pack_readers)
+
+
 class UploadForm(forms.Form):
-    file = forms.FileField(label="Pack file (.yaml, .csv or .zip)")
+    file = forms.FileField(label=f"Pack file (.yaml, .csv or .zip{', or ' + GAME_FORMATS if GAME_FORMATS else ''})")
     owner_note = forms.CharField(label="Note to yourself (optional)", max_length=200, required=False)
     # Only a lone CSV needs these: YAML and zip packs carry their own header.
     ruleset = forms.ChoiceField(choices=[("", "—")] + [(k, r.name) for k, r in ACTIVE.items()], required=False)
@@ -76,7 +80,7 @@ def upload(request):
             messages.success(request, f"Uploaded {published.result.ref} ({items(published)}). "
                                       "Bookmark this page: its address is the link that publishes new versions.")
             return redirect(published.user_pack)
-    return render(request, "packs/upload.html", {"form": form, "mine": my_packs(request), "max_upload": MAX_UPLOAD},
+    return render(request, "packs/upload.html", {"form": form, "mine": my_packs(request), "max_upload": MAX_UPLOAD, "game_formats": GAME_FORMATS},
                   status=422 if form.errors else 200)
 
 
@@ -126,7 +130,7 @@ def _pack_page(request, user_pack: UserPack, editing: bool, form: UploadForm | N
         "user_pack": user_pack,
         "versions": [{"pack": v, "own": v.items.count() - (v.extends.items.count() if v.extends else 0)}
                      for v in versions], "newest": versions[0], "builds": builds,
-        "editing": editing, "form": form, "max_upload": MAX_UPLOAD,
+        "editing": editing, "form": form, "max_upload": MAX_UPLOAD, "game_formats": GAME_FORMATS,
         "share_url": request.build_absolute_uri(user_pack.share_url()),
         "edit_url": request.build_absolute_uri(user_pack.get_absolute_url()) if editing else "",
     }, status=422 if form is not None and form.errors else 200)

@@ -73,7 +73,8 @@ def publish(raw: bytes, filename: str, header: dict | None = None, edit_token: s
     """Load an uploaded pack as a user pack. A new name makes a new UserPack with its own links; a name that
     exists takes a new version only through its edit link. PackError (PackUnreadable for bytes that are no
     pack at all) names what is wrong; nothing is saved then."""
-    data = read_upload(raw, filename, ACTIVE, header=header, base=catalogue_by_ref)
+    data = read_upload(raw, filename, ACTIVE, header=header, base=catalogue_by_ref,
+                       versions=lambda name: list(Pack.objects.filter(name=name).values_list("version", flat=True)))
     name = data.header.name
     owner = UserPack.objects.select_for_update().filter(name=name).first()
     if edit_token is not None and (owner is None or owner.edit_token != edit_token):

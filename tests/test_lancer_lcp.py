@@ -59,20 +59,40 @@ def test_every_malformed_entry_is_named_by_file_id_and_field():
 @pytest.mark.parametrize("manifest, fragment", [
     ({"name": "Kit"}, "field 'version'"),
     ({"name": "Kit", "version": "soon"}, "'soon' is not a version"),
-    ({"name": "Kit", "version": "1.0.0", "dependencies": [{"name": "Core", "version": "*"}]}, "'*' names no version"),
+    ({"name": "Kit", "version": "1.0.0", "dependencies": [{"name": "Core", "version": "*"}]},
+     "no loaded pack meets core \\*"),
     ({"name": "Kit", "version": "1.0.0", "dependencies": [{"name": "Core Kit", "version": "=2.1.0"}]},
-     "no pack core-kit@2.1.0 is loaded"),
+     "no loaded pack meets core-kit =2.1.0"),
+    ({"name": "Kit", "version": "1.0.0", "dependencies": [{"name": "Core Kit", "version": "^two"}]},
+     "'dependencies.0.version': 'two' is not a version"),
 ])
 def test_the_manifest_is_checked_and_dependencies_named(manifest, fragment):
     with pytest.raises(PackError, match=fragment):
         read(lcp(manifest, weapons_json=[WEAPON]))
 
 
-def test_a_dependency_on_a_loaded_pack_is_extended():
+@pytest.mark.parametrize("spec, chosen", [("=2.1.0", "2.1.0"), ("2.1.0", "2.1.0"), ("*", "3.0.0"), ("^2.0.0", "2.4.1"),
+                                          ("~2.1.0", "2.1.0"), (">=2.2.0", "3.0.0"), ("^0.3.0", None)])
+def test_a_dependency_extends_the_newest_loaded_version_its_range_allows(spec, chosen):
     core = read(lcp({"name": "Core Kit", "version": "2.1", "description": ""}, weapons_json=[WEAPON]))
-    manifest = {"name": "Add-on", "version": "1.0.0", "dependencies": [{"name": "Core Kit", "version": "=2.1.0"}]}
-    addon = read(lcp(manifest, frames_json=[FRAME]), base=lambda ref: core.catalogue if ref == "core-kit@2.1.0" else None)
-    assert addon.header.extends == "core-kit@2.1.0" and {"mf_kite", "mw_pinprick"} <= set(addon.catalogue.items)
+    manifest = {"name": "Add-on", "version": "1.0.0", "dependencies": [{"name": "Core Kit", "version": spec}]}
+    loaded = {"core-kit": ["1.9.0", "2.1.0", "2.4.1", "3.0.0"]}
+    kwargs = {"base": lambda ref: core.catalogue, "versions": lambda name: loaded.get(name, [])}
+    if chosen is None:
+        with pytest.raises(PackError, match=r"no loaded pack meets core-kit \^0.3.0 — load it first"):
+            read(lcp(manifest, frames_json=[FRAME]), **kwargs)
+        return
+    addon = read(lcp(manifest, frames_json=[FRAME]), **kwargs)
+    assert addon.header.extends == f"core-kit@{chosen}" and {"mf_kite", "mw_pinprick"} <= set(addon.catalogue.items)
+
+
+def test_every_missing_dependency_is_named_and_two_found_are_refused():
+    manifest = {"name": "Add-on", "version": "1.0.0", "dependencies": [{"name": "Core Kit", "version": "*"},
+                                                                       {"name": "Long Rim", "version": "^1.0.0"}]}
+    with pytest.raises(PackError, match="core-kit \\*; long-rim \\^1.0.0 — load them first"):
+        read(lcp(manifest, weapons_json=[WEAPON]))
+    with pytest.raises(PackError, match="extends one pack"):
+        read(lcp(manifest, weapons_json=[WEAPON]), versions=lambda name: ["1.0.0"])
 
 
 @pytest.mark.parametrize("files, error", [

@@ -197,7 +197,7 @@ def test_a_key_that_collides_with_the_base_is_refused():
 
 @pytest.mark.parametrize("raw, filename, named", [
     (b"x" * (MAX_UPLOAD + 1), "house.yaml", "a pack is at most"),
-    (b"key,name\n", "house.xlsx", "a pack is a .yaml, .csv or .zip file"),
+    (b"key,name\n", "house.xlsx", "a pack is a .yaml, .csv, .zip or .lcp file"),
     ("name: Café".encode("latin-1"), "house.yaml", "not UTF-8 text"),
     (b"PK\x03\x04 not really", "house.zip", "not a readable zip"),
 ])

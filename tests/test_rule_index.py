@@ -24,7 +24,8 @@ def digest_ids(key: str) -> list[str]:
     path = DIGESTS / f"{key}.md"
     if not path.exists():
         pytest.skip(f"the digest {path} is not beside this checkout")
-    return re.findall(r"^\| ([A-Z]+-R\d+[a-z]?) \|", path.read_text(encoding="utf-8"), re.MULTILINE)
+    # A digest may set its IDs in bold (`| **L-R01** |`).
+    return re.findall(r"^\| (?:\*\*)?([A-Z]+-R\d+[a-z]?)(?:\*\*)? \|", path.read_text(encoding="utf-8"), re.MULTILINE)
 
 
 def named_tests() -> set[str]:

@@ -83,9 +83,11 @@ def read_pack(path: Path, rulesets: dict[str, Any]) -> PackData:
 
 
 def read_upload(raw: bytes, filename: str, rulesets: dict[str, Any], *, header: dict | None = None,
-                base: Callable[[str], Catalogue | None] = lambda ref: None) -> PackData:
+                base: Callable[[str], Catalogue | None] = lambda ref: None,
+                versions: Callable[[str], list[str]] = lambda name: []) -> PackData:
     """A user's pack from an upload: `filename`'s suffix says YAML, CSV or zip; a lone CSV's header (name,
-    version, ruleset, title, category, extends) comes in `header`. Returns a pack of source user."""
+    version, ruleset, title, category, extends) comes in `header`. Returns a pack of source user. A game's own
+    format may name the packs it builds on by version range, which `versions` (a name's loaded versions) settles."""
     where = PurePosixPath(str(filename or "upload")).name[:80] or "upload"
     if len(raw) > MAX_UPLOAD:
         raise PackUnreadable(f"{where}: {len(raw):,} bytes; a pack is at most {MAX_UPLOAD:,} bytes")
@@ -100,7 +102,7 @@ def read_upload(raw: bytes, filename: str, rulesets: dict[str, Any], *, header: 
     elif suffix == ".zip":
         document, entries = _zip(raw, where)
     elif suffix in (readers := {s: r for ruleset in rulesets.values() for s, r in ruleset.pack_readers.items()}):
-        document, entries = readers[suffix](raw, where)
+        document, entries = readers[suffix](raw, where, versions)
     else:
         *others, last = [".yaml", ".csv", ".zip", *readers]
         kinds = f"{', '.join(others)} or {last}"

@@ -64,13 +64,13 @@ def _leaf(value: Any, visit: Callable[[str], str]) -> Any:
     return visit(value) if isinstance(value, str) and value else value
 
 
-_REF_STEP = re.compile(r"([^.\[\]{}]+)(\[\]|\{\})?")
+_REF_STEP = re.compile(r"([^.\[\]{}]+)(\[\]|\{\}|\{key\})?")
 
 
 @dataclass(frozen=True)
 class ItemRef:
     """Where a build names a pack item, as a path (`gear[].item`: `[]` every element of a list, `{}` every value
-    of a mapping), and what an upgrade empties when a new pack version no longer has the item: `clear`, a
+    of a mapping, `{key}` every key of a mapping, as in `talents{key}`: talent -> rank), and what an upgrade empties when a new pack version no longer has the item: `clear`, a
     prefix of the path (`gear[]`: the whole mount), or by default the field itself."""
 
     path: str
@@ -96,11 +96,18 @@ class ItemRef:
             elif each == "{}" and isinstance(value, Mapping):
                 for key, element in value.items():
                     walk(element, at + (name, key), later)
+            elif each == "{key}" and isinstance(value, Mapping):
+                found.extend((at + (name, key), key) for key in value if isinstance(key, str) and key)
             elif not each:
                 walk(value, at + (name,), later)
 
         walk(document, (), steps)
         return found
+
+    @property
+    def keyed(self) -> bool:
+        """Whether the item is a mapping's key: an upgrade then takes the entry out rather than emptying it."""
+        return self.path.endswith("{key}")
 
     def cleared(self, where: tuple) -> tuple:
         """The part of the document an upgrade empties for the item at `where`."""
@@ -191,8 +198,10 @@ class Ruleset:
     leading_columns: tuple[str, ...] = ()  # what a player compares first in the catalogue
     # A field's catalogue cell as text, where the generic "a/b/c · a/b/c" of nested rows would not read well.
     cell_text: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
-    # A game's own pack formats by file suffix (".lcp"): raw bytes and a name → (pack header, item entries).
-    pack_readers: Mapping[str, Callable[[bytes, str], tuple[dict, list]]] = field(default_factory=dict)
+    # A game's own pack formats by file suffix (".lcp"): raw bytes, a name and the loaded versions of a pack name
+    # (for dependencies by range) → (pack header, item entries).
+    pack_readers: Mapping[str, Callable[[bytes, str, Callable[[str], list[str]]], tuple[dict, list]]] = field(
+        default_factory=dict)
     effect_notes: Callable[[str, str, str], list[EffectNote]] | None = None  # (pack name, category, item key)
 
     @property

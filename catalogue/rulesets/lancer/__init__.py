@@ -1,17 +1,34 @@
-"""LANCER (beta mech combat): pilots and mechs on d20. Listed as coming; its dice work, and its content packs
-(.lcp) read as Hardpoint packs."""
-from ..dice import d20_check
-from ..spec import Dice, DiceOption, Ruleset
-from . import lcp
-from .schema import CATEGORIES, CATEGORY_LABELS
+"""LANCER (beta mech combat): pilots on licences and the mechs they own, lances for a GM, on d20. Construction is
+LANCER 1.0's; the beta chapter's differences are house-rule readings. Lancer Content Packs (.lcp) load as packs."""
+from pathlib import Path
 
+from ..dice import d20_check
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
+from . import lcp, rules
+from .schema import CATEGORIES, CATEGORY_LABELS, LanceBuild, PilotBuild
+
+MECH = "mechs[]"
 RULESET = Ruleset(
     key="lancer",
     name="LANCER (beta mech combat)",
-    tagline="Pilots and mechs: mounts, weapons by size, systems.",
+    tagline="Pilots on licences with the mechs they own: mounts, weapons by size, systems on SP, on d20.",
+    kinds=(
+        Kind("pilot", "Pilot", PilotBuild, "frame", lambda build, catalogue, linked: rules.validate(build, catalogue),
+             items=(ItemRef("triggers{key}"), ItemRef("talents{key}"), ItemRef("licences{key}"),
+                    ItemRef("core_bonuses[]", "core_bonuses[]"), ItemRef("gear[]", "gear[]"),
+                    ItemRef("mechs[].frame", MECH), ItemRef("mechs[].mounts[].weapons[]", "mechs[].mounts[].weapons[]"),
+                    ItemRef("mechs[].mounts[].mods[]", "mechs[].mounts[].mods[]"),
+                    ItemRef("mechs[].systems[]", "mechs[].systems[]"))),
+        Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),)),
+    ),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
+    data_dir=Path(__file__).parent / "data",
     dice=Dice((DiceOption("target", "the number to meet on d20 + modifier", 1, 40),
                DiceOption("modifier", "added to the d20", -20, 20, default=0)), d20_check),
+    stat_labels={"edef": "E-Defense", "hp": "HP", "sp": "SP", "heatcap": "Heat Cap", "repcap": "Repair Cap",
+                 "tech_attack": "Tech Attack", "sensor_range": "Sensors", "mechtype": "Roles"},
+    signed_stats=frozenset({"tech_attack"}),
+    leading_columns=("source", "license_level", "mount", "type", "sp", "mechtype"),
     pack_readers={".lcp": lcp.read},
 )

@@ -18,6 +18,7 @@ CORE_BONUS_EVERY = 3  # L-B07: one at LL 3, 6, 9 and 12
 MAX_ARMOR = 4  # L-B14
 BASE_STRUCTURE = BASE_STRESS = 4
 HASE = ("hull", "agility", "systems", "engineering")
+BETA_SKILLS = HASE + ("targeting",)  # the beta glossary's fifth modifier (A-01), a house-rule reading
 
 # L-B09: what each mount holds, as sets of weapon sizes that fit together (mount_fittings, plus Flex's two Aux).
 FITTINGS = {
@@ -60,8 +61,8 @@ def budgets(ll: int) -> dict[str, int]:
             "core_bonuses": ll // CORE_BONUS_EVERY}
 
 
-def check_pilot(pilot: Pilot) -> list[Issue]:
-    """Every advancement rule the pilot breaks, by code."""
+def check_pilot(pilot: Pilot, skills: tuple[str, ...] = HASE) -> list[Issue]:
+    """Every advancement rule the pilot breaks, by code; `skills` are the mech skills the table plays with."""
     issues: list[Issue] = []
     if not 0 <= pilot.ll <= MAX_LL:
         issues.append(Issue("L-B01", "ll", f"Licence Level {pilot.ll}: it runs from 0 to {MAX_LL}."))
@@ -74,8 +75,11 @@ def check_pilot(pilot: Pilot) -> list[Issue]:
 
     over("L-B03", "hase", sum(pilot.hase.values()), spend["hase"], "mech skill points")
     for skill, value in pilot.hase.items():
-        if skill not in HASE or not 0 <= value <= MAX_HASE:
-            issues.append(Issue("L-B03", f"hase.{skill}", f"{skill.title()} {value}: each of HASE runs from 0 to {MAX_HASE}."))
+        if skill not in skills:
+            issues.append(Issue("L-B03", f"hase.{skill}", f"{skill.title()} is not a mech skill under these rules "
+                                                           f"({', '.join(s.title() for s in skills)})."))
+        elif not 0 <= value <= MAX_HASE:
+            issues.append(Issue("L-B03", f"hase.{skill}", f"{skill.title()} {value}: each mech skill runs from 0 to {MAX_HASE}."))
     for name, ranks, code, cap, what in (
             ("triggers", pilot.triggers, "L-B04", MAX_TRIGGER_RANK, "skill trigger ranks"),
             ("talents", pilot.talents, "L-B05", MAX_TALENT_RANK, "talent ranks"),
@@ -168,10 +172,12 @@ class Mount:
     bracing: bool = False
 
 
-def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dict[str, int]) -> list[Issue]:
+def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dict[str, int],
+               licence_names: dict[str, str] | None = None) -> list[Issue]:
     """The load-out rules a mech breaks: fittings (L-B09), SP (L-B10), mods (L-B11), Unique and AI systems
     (L-B12) and licences (L-B13)."""
     issues: list[Issue] = []
+    licence_names = licence_names or {}
     braces = sum(m.bracing and not m.weapons for m in mounts)
     superheavies = 0
     for i, mount in enumerate(mounts):
@@ -201,12 +207,15 @@ def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dic
             issues.append(Issue("L-B12", "systems", f"{system.name} is Unique: one per mech."))
     if sum(s.type == "AI" or any(t.id == "tg_ai" for t in s.tags) for s in systems) > 1:
         issues.append(Issue("L-B12", "systems", "A mech carries at most one AI."))
-    gear = [frame] + [w for m in mounts for w in m.weapons] + systems + [mod for m in mounts for mod in m.mods if mod]
-    for item in gear:
+    gear = [("frame", frame)] + [(f"mounts[{i}].weapons[{w}]", weapon) for i, m in enumerate(mounts)
+                                 for w, weapon in enumerate(m.weapons)]
+    gear += [(f"systems[{s}]", system) for s, system in enumerate(systems)]
+    gear += [(f"mounts[{i}].mods[{w}]", mod) for i, m in enumerate(mounts) for w, mod in enumerate(m.mods) if mod]
+    for path, item in gear:
         if not licensed(item.license_level, item.license_id, licences):
-            issues.append(Issue("L-B13", "licences", f"{item.name} needs licence {item.license_id} at rank "
-                                                     f"{item.license_level}; the pilot has "
-                                                     f"{licences.get(item.license_id, 0)}."))
+            licence = licence_names.get(item.license_id, item.license_id)
+            issues.append(Issue("L-B13", path, f"{item.name} needs the {licence} licence at rank {item.license_level}; "
+                                               f"the pilot has rank {licences.get(item.license_id, 0)}."))
     return issues
 
 

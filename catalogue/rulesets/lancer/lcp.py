@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..base import PackError, PackUnreadable
@@ -18,7 +19,10 @@ MANIFEST = "lcp_manifest.json"
 EXACT = re.compile(r"^=?\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$")
 
 
-def read(raw: bytes, where: str) -> tuple[dict[str, Any], list[list[Entries]]]:
+def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda name: []
+         ) -> tuple[dict[str, Any], list[list[Entries]]]:
+    """The pack header and entries of an .lcp; `versions` lists the loaded versions of a pack name, which the
+    manifest's dependencies are matched against."""
     files = unzip(raw, where)
     if MANIFEST not in files:
         raise PackError(f"{where}: {MANIFEST}: missing; an .lcp holds a manifest naming the pack and its version")
@@ -32,7 +36,7 @@ def read(raw: bytes, where: str) -> tuple[dict[str, Any], list[list[Entries]]]:
                 "ruleset": "lancer", "title": manifest["name"].strip()[:80], "source": "user"}
     dependencies = manifest.get("dependencies") or []
     if dependencies:
-        document["extends"] = extends(dependencies, f"{where}/{MANIFEST}")
+        document["extends"] = extends(dependencies, f"{where}/{MANIFEST}", versions)
     entries, unread = [], []
     for name, data in sorted(files.items()):
         category = LCP_FILES.get(name)
@@ -70,21 +74,62 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64] or "lcp"
 
 
-def semver(version: str, where: str) -> str:
+def semver(version: str, where: str, field: str = "version") -> str:
     """1.2 → 1.2.0; an LCP version that is not numbers is refused, naming it."""
     found = EXACT.match(version.strip())
     if found is None:
-        raise PackError(f"{where}: field 'version': '{version[:20]}' is not a version — write it as 1.2.0")
+        raise PackError(f"{where}: field '{field}': '{version[:20]}' is not a version — write it as 1.2.0")
     return ".".join(part or "0" for part in found.groups())
 
 
-def extends(dependencies: Any, where: str) -> str:
-    """A Hardpoint pack extends one loaded pack, named exactly: an LCP's one dependency at an exact version."""
-    if not isinstance(dependencies, list) or len(dependencies) != 1 or not isinstance(dependencies[0], dict):
-        raise PackError(f"{where}: field 'dependencies': Hardpoint reads one dependency, the pack this one extends")
-    wanted = dependencies[0]
-    name, version = str(wanted.get("name", "")), str(wanted.get("version", "*"))
-    if version.strip() in ("*", ""):
-        raise PackError(f"{where}: field 'dependencies.0.version': '*' names no version — name the one it was made "
-                        f"for (=1.2.0), so builds never change under it")
-    return f"{slug(name)}@{semver(version.lstrip('^~'), where)}"
+RANGE = re.compile(r"^(\*|=|\^|~|>=|)\s*(.*)$")
+
+
+def extends(dependencies: Any, where: str, versions: Callable[[str], list[str]]) -> str:
+    """The loaded pack this one extends: its one dependency, at the newest loaded version its range allows (`*`,
+    `=1.2.0` or `1.2.0` exactly, `^1.2.0`, `~1.2.0`, `>=1.2.0`). A dependency no loaded pack meets is named."""
+    if not isinstance(dependencies, list) or not all(isinstance(d, dict) for d in dependencies):
+        raise PackError(f"{where}: field 'dependencies': a list of {{name, version}} objects")
+    found, missing = [], []
+    for i, wanted in enumerate(dependencies):
+        name, spec = slug(str(wanted.get("name", ""))), str(wanted.get("version", "*")).strip() or "*"
+        wanted_range = version_range(spec, where, f"dependencies.{i}.version")
+        allowed = [v for v in versions(name) if matches(v, wanted_range)]
+        if allowed:
+            found.append(f"{name}@{max(allowed, key=_numbers)}")
+        else:
+            missing.append(f"{name} {spec}")
+    if missing:
+        raise PackError(f"{where}: field 'dependencies': no loaded pack meets {'; '.join(missing)} — load "
+                        f"{'it' if len(missing) == 1 else 'them'} first")
+    if len(found) > 1:
+        raise PackError(f"{where}: field 'dependencies': a Hardpoint pack extends one pack, and this names "
+                        f"{', '.join(found)}; merge them into one pack first")
+    return found[0]
+
+
+def version_range(spec: str, where: str, field: str) -> tuple[str, tuple[int, ...]]:
+    """A dependency's version range as (operator, lowest version): the subset of npm's ranges LCPs use."""
+    operator, wanted = RANGE.match(spec).groups()
+    return (operator, ()) if operator == "*" else (operator, _numbers(semver(wanted.lstrip("v"), where, field)))
+
+
+def matches(version: str, wanted: tuple[str, tuple[int, ...]]) -> bool:
+    """Whether a loaded version meets a dependency's range."""
+    operator, low = wanted
+    if operator == "*":
+        return True
+    have = _numbers(version)
+    if operator in ("", "="):
+        return have == low
+    if operator == ">=":
+        return have >= low
+    if operator == "~":  # the same minor version
+        return have[:2] == low[:2] and have >= low
+    # ^: the same left-most non-zero part
+    major = next((i for i, part in enumerate(low) if part), 2)
+    return have[:major + 1] == low[:major + 1] and have >= low
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))

@@ -2,12 +2,15 @@
 statistics (L-B08, L-B14) and load-out (L-B09 to L-B13)."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
+from ..house_rules import load, setting
 from . import construction as c
-from .schema import CoreBonus, Frame, Mod, PilotBuild, PilotGear, Skill, System, Talent, Weapon
+from .schema import CoreBonus, Frame, LanceBuild, Mod, PilotBuild, PilotGear, Skill, System, Talent, Weapon
 
+OPTIONS = load(Path(__file__).parent / "data")
 PILOT_HP, PILOT_EVASION, PILOT_EDEF, PILOT_SPEED = 6, 10, 10, 4  # L-R05, lancer-data's base_pilot_*
 
 
@@ -53,10 +56,12 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
     report = Report()
     advancement = c.Pilot(pilot.ll, dict(pilot.hase), dict(pilot.triggers), dict(pilot.talents),
                           dict(pilot.licences), list(pilot.core_bonuses))
-    for issue in c.check_pilot(advancement):
+    skills = c.BETA_SKILLS if setting(OPTIONS, pilot, "mech-skills") == "beta-five" else c.HASE
+    for issue in c.check_pilot(advancement, skills):
         report.add(issue.code, "error", issue.path, issue.message)
     ll = max(0, min(pilot.ll, c.MAX_LL))
-    grit = c.grit(ll)
+    reading = setting(OPTIONS, pilot, "grit")
+    grit = c.grit(ll, reading)
     spend = c.budgets(ll)
     for key, label, used in (("hase", "Mech skills (HASE)", sum(pilot.hase.values())),
                              ("triggers", "Skill trigger ranks", sum(pilot.triggers.values())),
@@ -64,20 +69,22 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
                              ("licences", "Licence ranks", sum(pilot.licences.values())),
                              ("core_bonuses", "CORE bonuses", len(pilot.core_bonuses))):
         report.meters.append(Meter(key, label, used, spend[key], "", key))
-    report.stats["grit"] = Stat("Grit", grit, f"LL {ll} ÷ 2, rounded up (L-B02)")
+    report.stats["grit"] = Stat("Grit", grit, f"LL {ll} ÷ 2, rounded {'up' if reading == 'ceil' else 'down'} (L-B02)")
     report.stats["pilot_hp"] = Stat("Pilot HP", PILOT_HP + grit, f"{PILOT_HP} + Grit {grit}")
     report.stats["pilot_defence"] = Stat("Pilot Evasion / E-Defense", f"{PILOT_EVASION} / {PILOT_EDEF}",
                                          f"on foot; Speed {PILOT_SPEED}")
-    report.detail["mechs"] = [mech_report(pilot, m, mech, catalogue, ll, report) for m, mech in enumerate(pilot.mechs)]
+    report.detail["mechs"] = [mech_report(pilot, m, mech, catalogue, ll, reading, report)
+                              for m, mech in enumerate(pilot.mechs)]
     return report
 
 
-def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: int, report: Report) -> dict[str, Any]:
+def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: int, grit_reading: str,
+                report: Report) -> dict[str, Any]:
     """One mech's derived statistics, with their computations, and its load-out checked."""
     items = catalogue.items
     frame = items[mech.frame]
     stats = c.FrameStats(**{k: getattr(frame.stats, k) for k in c.FrameStats.__dataclass_fields__})
-    derived = c.derived(stats, ll, dict(pilot.hase))
+    derived = c.derived(stats, ll, dict(pilot.hase), grit_reading)
     path = f"mechs[{index}]"
     if len(mech.mounts) != len(frame.mounts):
         report.add("L-B09", "error", f"{path}.mounts",
@@ -86,8 +93,60 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
     mounts = [c.Mount(kind, [items[k] for k in loadout.weapons], [items[k] if k else None for k in loadout.mods],
                       loadout.bracing) for kind, loadout in zip(frame.mounts, mech.mounts)]
     systems = [items[k] for k in mech.systems]
-    for issue in c.check_mech(frame, mounts, systems, derived["sp"][0], dict(pilot.licences)):
+    licence_names = {key: item.name for key, item in items.items() if isinstance(item, Frame)}
+    for issue in c.check_mech(frame, mounts, systems, derived["sp"][0], dict(pilot.licences), licence_names):
         report.add(issue.code, "error", f"{path}.{issue.path}", f"{mech.name}: {issue.message}")
     used = sum(s.sp for s in systems) + sum(m.sp for mount in mounts for m in mount.mods if m is not None)
     report.meters.append(Meter(f"sp_{index}", f"{mech.name} SP", used, derived["sp"][0], "SP", f"{path}.systems"))
-    return {"name": mech.name, "frame": frame.name, "stats": {k: {"value": v, "explain": e} for k, (v, e) in derived.items()}}
+    return {"name": mech.name, "frame": frame.name, "stats": {k: {"value": v, "explain": e} for k, (v, e) in derived.items()},
+            "sp_used": used}
+
+
+def validate_lance(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
+    """A GM's lance: every pilot link names a saved pilot; a pilot that is not legal is a warning naming its codes."""
+    lance = parse_as(LanceBuild, build)
+    problems = pack_problems(lance, catalogue)
+    if problems:
+        raise BuildError(problems)
+    linked = linked or {}
+    report = Report()
+    members, rows = [], []
+    for i, entry in enumerate(lance.pilots):
+        path, link = f"pilots[{i}]", linked.get(entry.build)
+        rows.append(roster_row(path, entry.build, link))
+        if link is None:
+            report.add("HP-LINK", "error", path, f"The saved pilot {entry.build} no longer exists (deleted, or the "
+                                                 f"link was mistyped).", "Remove it from the lance or add it again.")
+        elif link.kind != "pilot":
+            report.add("HP-LINK", "error", path, f"{link.name} is a {link.kind}, not a pilot.", "Add a pilot's link.")
+        else:
+            if not link.report.legal:
+                codes = ", ".join(sorted({issue.code for issue in link.report.errors}))
+                report.add("HP-PILOT", "warning", path, f"{link.name} is not a legal pilot ({codes}).",
+                           "Ask the player to fix it before the game.")
+            members.append(link)
+    report.detail["pilots"] = rows
+    levels = [m.document.get("ll", 0) for m in members]
+    report.stats["pilots"] = Stat("Pilots", len(members), "saved pilots that open")
+    report.stats["mechs"] = Stat("Mechs", sum(len(m.document.get("mechs", [])) for m in members), "across the lance")
+    if levels:
+        report.stats["ll"] = Stat("Licence Levels", f"{min(levels)}–{max(levels)}" if min(levels) != max(levels)
+                                  else str(levels[0]), "lowest to highest")
+    return report
+
+
+ROSTER_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap")
+
+
+def roster_row(path: str, share_id: str, link: Linked | None) -> dict[str, Any]:
+    """What a GM reads about one pilot of the lance: who, at what LL, legal or not, and each mech's key stats."""
+    if link is None or link.kind != "pilot":
+        return {"path": path, "ref": share_id, "name": link.name if link else f"missing pilot {share_id}",
+                "missing": True, "mechs": []}
+    document, report = link.document, link.report
+    mechs = [{"name": mech["name"], "frame": detail["frame"],
+              "stats": {k: detail["stats"][k]["value"] for k in ROSTER_STATS}}
+             for mech, detail in zip(document.get("mechs", []), report.detail.get("mechs", []))]
+    return {"path": path, "ref": share_id, "name": link.name, "callsign": document.get("callsign", ""),
+            "ll": document.get("ll", 0), "legal": report.legal, "missing": False,
+            "codes": sorted({i.code for i in report.errors}), "grit": report.stats["grit"].value, "mechs": mechs}

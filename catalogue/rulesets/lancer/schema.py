@@ -176,6 +176,7 @@ LCP_FILES = {"frames.json": "frame", "weapons.json": "weapon", "systems.json": "
 
 # --- build documents ---------------------------------------------------------------------------
 ItemKey = Annotated[str, Field(min_length=1, max_length=80)]  # LCP ids as they are
+ShareId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")]
 Ranks = Annotated[dict[ItemKey, Annotated[int, Field(ge=0, le=9)]], Field(max_length=60)]
 
 
@@ -185,6 +186,15 @@ class MountLoadout(BaseModel):
     weapons: Annotated[list[ItemKey], Field(max_length=3)] = Field(default_factory=list)
     mods: Annotated[list[ItemKey | None], Field(max_length=3)] = Field(default_factory=list)
     bracing: bool = False  # left empty to brace a Superheavy weapon
+
+    @model_validator(mode="after")
+    def _no_trailing_empty_mods(self) -> "MountLoadout":
+        # "no mod" at the end of the list says nothing: one spelling per load-out, so that forms round-trip.
+        mods = list(self.mods)
+        while mods and mods[-1] is None:
+            mods.pop()
+        object.__setattr__(self, "mods", mods)
+        return self
 
 
 class MechLoadout(BaseModel):
@@ -202,7 +212,7 @@ class PilotBuild(BuildDocument):
     name: PlainName = Field(default="New pilot", min_length=1, max_length=80)
     callsign: str = Field(default="", max_length=40)
     ll: int = Field(0, ge=-1, le=99)  # the validator, not the parser, holds it to 0-12 (L-B01)
-    hase: dict[Literal["hull", "agility", "systems", "engineering"], Annotated[int, Field(ge=0, le=99)]] = \
+    hase: dict[Literal["hull", "agility", "systems", "engineering", "targeting"], Annotated[int, Field(ge=0, le=99)]] = \
         Field(default_factory=dict)
     triggers: Ranks = Field(default_factory=dict)
     talents: Ranks = Field(default_factory=dict)
@@ -210,3 +220,25 @@ class PilotBuild(BuildDocument):
     core_bonuses: Annotated[list[ItemKey], Field(max_length=8)] = Field(default_factory=list)
     gear: Annotated[list[ItemKey], Field(max_length=12)] = Field(default_factory=list)
     mechs: Annotated[list[MechLoadout], Field(max_length=12)] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _no_zero_ranks(self) -> "PilotBuild":
+        # A rank of 0 is the same choice as no entry: one spelling, so that a form round-trips the document.
+        for name in ("hase", "triggers", "talents", "licences"):
+            object.__setattr__(self, name, {k: v for k, v in getattr(self, name).items() if v})
+        return self
+
+
+class LancePilot(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    build: ShareId  # a saved pilot's share id
+
+
+class LanceBuild(BuildDocument):
+    """A GM's lance: saved pilots, each by share link, with their mechs."""
+
+    ruleset: Literal["lancer"] = "lancer"
+    kind: Literal["lance"] = "lance"
+    name: PlainName = Field(default="New lance", min_length=1, max_length=80)
+    pilots: Annotated[list[LancePilot], Field(max_length=12)] = Field(default_factory=list)

@@ -1,0 +1,56 @@
+"""The LANCER lance page, for a GM: saved pilots by share link, each with their Licence Level, legality and the key
+statistics of every mech they own, so a table can check a group before the game."""
+from __future__ import annotations
+
+from typing import Any
+
+from catalogue.rulesets.base import Catalogue
+
+from ... import forms
+from ...session import mine
+from ..base import KindPage
+
+MAX_PILOTS = 12
+
+
+class Page(KindPage):
+    def blank(self, pack_ref: str) -> dict[str, Any]:
+        return {**super().blank(pack_ref), "name": "New lance"}
+
+    def anchor(self, path: str) -> str:
+        if path.startswith("pilots[") and "]" in path:
+            return f"pilots-{path[7:path.index(']')]}"
+        return ""
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        pilots = [post.get(f"pilot-{i}", "") for i in range(forms.whole_number(post, "pilot-count", 0, 0, MAX_PILOTS))]
+        pilots = [forms.share_id(p, f"pilot-{i}") for i, p in enumerate(pilots) if p]
+        added = post.get("add-pilot", "").strip()
+        if added:
+            mine_by_name = [b for b in (mine(request, self.ruleset.key, "pilot") if request is not None else [])
+                            if added.lower() == b.name.lower()]
+            found = mine_by_name[0].share_id if mine_by_name else forms.share_id(added.rsplit("#", 1)[-1], "add-pilot")
+            if found in pilots and notices is not None:
+                notices.append("That pilot is in the lance already.")
+            elif len(pilots) < MAX_PILOTS:
+                pilots.append(found)
+        verb, _, index = post.get("action", "").partition(":")
+        if verb == "remove-pilot" and index.isascii() and index.isdigit() and int(index) < len(pilots):
+            del pilots[int(index)]
+        return {**self.header(pack_ref), "name": post.get("name", "").strip() or "New lance",
+                "notes": post.get("notes", ""), "pilots": [{"build": p} for p in pilots]}
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        own = mine(request, self.ruleset.key, "pilot") if request is not None else []
+        return {**context(checked, {b.share_id: b.get_absolute_url() for b in own}), "my_pilots": own}
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        return context(checked, {})
+
+
+def context(checked, editable: dict[str, str]) -> dict[str, Any]:
+    report = checked.report
+    return {"roster": [dict(row, index=i, issues=report.issues_at(row["path"]), edit_url=editable.get(row["ref"]))
+                       for i, row in enumerate(report.detail.get("pilots", []))],
+            "lance_issues": [i for i in report.issues if not i.path.startswith("pilots[")]}

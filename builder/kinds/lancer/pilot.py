@@ -1,0 +1,291 @@
+"""The LANCER pilot builder: Licence Level, mech skills, triggers, talents, licences and CORE bonuses against their
+budgets, pilot gear, and the mechs the pilot owns, each with its frame, mounts, systems and SP bar.
+
+Nothing is hidden for being illegal: every frame, weapon and system is offered with the licence it needs, and one
+the pilot does not hold is reported beside it (L-B13) rather than left out.
+"""
+from __future__ import annotations
+
+import json
+import re
+from types import SimpleNamespace
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.lancer import construction as c
+from catalogue.rulesets.lancer import preview as engine
+from catalogue.rulesets.lancer.rules import OPTIONS
+from catalogue.rulesets.lancer.schema import CoreBonus, Frame, PilotGear, Skill, System, Talent, tagged
+
+from ... import forms
+from ...charts import qr_data_uri
+from ..base import KindPage, situation_of
+
+MAX_MECHS, MAX_SYSTEMS, MAX_LIST = 12, 24, 12
+SIZES = ("Auxiliary", "Main", "Heavy", "Superheavy")
+MECH_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap", "sp", "tech_attack", "save", "repcap",
+              "limited_bonus", "structure", "stress")
+STAT_LABELS = {"hp": "HP", "armor": "Armor", "evasion": "Evasion", "edef": "E-Defense", "speed": "Speed",
+               "heatcap": "Heat Cap", "sp": "SP", "tech_attack": "Tech Attack", "save": "Save", "repcap": "Repair Cap",
+               "limited_bonus": "Limited +", "structure": "Structure", "stress": "Stress"}
+FITS = {"Aux": "one Aux weapon", "Main": "a Main or an Aux weapon", "Flex": "a Main weapon, or two Aux",
+        "Heavy": "a Heavy, Main or Aux weapon, or a Superheavy braced by another mount",
+        "Main/Aux": "a Main and an Aux weapon", "Aux/Aux": "two Aux weapons",
+        "Integrated": "the frame's own weapon"}
+RANK_NAMES = ("—", "I", "II", "III")
+PATH = re.compile(r"^mechs\[(\d+)\]\.?(.*)$")
+
+
+def slots(mount: str) -> int:
+    """How many weapons a mount of this type can hold at once (L-B09)."""
+    return max((len(f) for f in c.FITTINGS.get(mount, [])), default=0)
+
+
+def licence_label(item, frames: dict[str, Frame]) -> str:
+    if not item.license_level:
+        return "LL0, free"
+    frame = frames.get(item.license_id or "")
+    return f"{frame.name if frame else item.license_id} {RANK_NAMES[min(item.license_level, 3)]}"
+
+
+class Page(KindPage):
+    summary_meters = {"hase": "HASE", "talents": "Talents", "licences": "Licences"}
+
+    def describe(self, document: dict[str, Any]) -> str:
+        callsign = document.get("callsign")
+        return f"“{callsign}”, LL{document.get('ll', 0)}" if callsign else f"LL{document.get('ll', 0)}"
+
+    def anchor(self, path: str) -> str:
+        found = PATH.match(path)
+        if found:
+            rest = found.group(2)
+            mount = re.match(r"mounts\[(\d+)\]", rest)
+            if mount:
+                return f"mech-{found.group(1)}-mount-{mount.group(1)}"
+            return f"mech-{found.group(1)}-systems" if rest.startswith(("systems", "licences")) else f"mech-{found.group(1)}"
+        head = path.split(".")[0].split("[")[0]
+        return {"ll": "pilot", "hase": "hase", "triggers": "triggers", "talents": "talents", "licences": "licences",
+                "core_bonuses": "core-bonuses", "gear": "gear"}.get(head, "")
+
+    # --- the form ------------------------------------------------------------------------------
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        items = catalogue.items
+        verb, _, where = post.get("action", "").partition(":")
+        ranks = {name: {key: forms.whole_number(post, f"{prefix}-{key}", 0, 0, 3)
+                        for key, item in items.items() if isinstance(item, model)}
+                 for name, prefix, model in (("triggers", "trigger", Skill), ("talents", "talent", Talent),
+                                             ("licences", "licence", Frame))}
+        document = {**self.header(pack_ref), "name": post.get("name", "").strip() or "Unnamed pilot",
+                    "notes": post.get("notes", ""), "callsign": post.get("callsign", "").strip()[:40],
+                    "ll": forms.whole_number(post, "ll", 0, 0, c.MAX_LL),
+                    "hase": {k: forms.whole_number(post, f"hase-{k}", 0, 0, c.MAX_HASE) for k in c.BETA_SKILLS},
+                    **{name: {k: v for k, v in chosen.items() if v} for name, chosen in ranks.items()},
+                    "core_bonuses": picked(post, "core", verb, where, CoreBonus, items),
+                    "gear": picked(post, "gear", verb, where, PilotGear, items)}
+        document["hase"] = {k: v for k, v in document["hase"].items() if v}
+        mechs = [mech_from_post(post, m, items, verb, where)
+                 for m in range(forms.whole_number(post, "mech-count", 0, 0, MAX_MECHS))]
+        if verb == "remove-mech" and where.isascii() and where.isdigit() and int(where) < len(mechs):
+            del mechs[int(where)]
+        new_frame = post.get("add-mech", "")
+        if isinstance(items.get(new_frame), Frame) and len(mechs) < MAX_MECHS:
+            frame = items[new_frame]
+            mechs.append({"name": f"{frame.name} {len(mechs) + 1}", "frame": frame.key,
+                          "mounts": [{"weapons": []} for _ in frame.mounts], "systems": []})
+        return {**document, "mechs": mechs}
+
+    # --- what the pages show -------------------------------------------------------------------
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        return context(checked, editing=True)
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        return context(checked)
+
+    def sheet_context(self, checked, build) -> dict[str, Any]:
+        shown = context(checked)
+        house = checked.document.get("house_rules", {})
+        return {**shown, "structure_zero": house.get("structure-zero", OPTIONS["structure-zero"].default),
+                "has_stress": house.get("stress", OPTIONS["stress"].default) == "track",
+                "overcharge": engine.OVERCHARGE[house.get("overcharge", OPTIONS["overcharge"].default)]}
+
+    def sheet_sections(self, build, checked, share_url: str) -> list[str]:
+        """The pilot's sheet, then one sheet a mech; each mech's sheet lists that mech's issues only."""
+        sections = super().sheet_sections(build, checked, share_url)
+        base = {**self.common(checked, build), **self.sheet_context(checked, build), "build": build,
+                "share_url": share_url, "qr": qr_data_uri(share_url)}
+        report = checked.report
+        for m in base["mechs"]:
+            mine_only = SimpleNamespace(legal=report.legal, errors=report.errors,
+                                        issues=[i for i in report.issues if i.path.startswith(f"mechs[{m['index']}]")])
+            sections.append(render_to_string(self.template("mech_sheet"), {**base, "m": m, "report": mine_only}))
+        return sections
+
+    # --- combat preview ------------------------------------------------------------------------
+
+    previews = True
+
+    def preview_context(self, request, document, build) -> dict[str, Any]:
+        mechs = [(i, m.get("name", f"Mech {i + 1}")) for i, m in enumerate(document.get("mechs", []))]
+        return {**super().preview_context(request, document, build), "mech_choices": mechs,
+                "cover_choices": engine.COVER}
+
+    def preview_request(self, fields) -> dict[str, Any]:
+        target = {"evasion": forms.whole_number(fields, "evasion", 8, 0, 40),
+                  "edef": forms.whole_number(fields, "edef", 8, 0, 40),
+                  "armor": forms.whole_number(fields, "armor", 0, 0, 10),
+                  **{flag: fields.get(flag) == "on" for flag in engine.TARGET_FLAGS}}
+        situation = {"mech": forms.whole_number(fields, "mech", 0, 0, MAX_MECHS - 1),
+                     "cover": forms.choice(fields, "cover", engine.COVER, "none"),
+                     "accuracy": forms.whole_number(fields, "accuracy", 0, 0, 6),
+                     "difficulty": forms.whole_number(fields, "difficulty", 0, 0, 6),
+                     "bonus_damage": forms.whole_number(fields, "bonus_damage", 0, 0, 20),
+                     "overcharges": forms.whole_number(fields, "overcharges", 0, 0, 4),
+                     **{flag: fields.get(flag) == "on" for flag in engine.SITUATION_FLAGS}}
+        return {"target": target, "situation": situation}
+
+    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
+        """Every weapon of the chosen mech against the target the request describes."""
+        if not isinstance(request, dict) or not set(request) <= {"target", "situation"}:
+            raise forms.problem("(request)", 'send {"attacker": ..., "target": {...}, "situation": {...}}')
+        target = situation_of(engine.Target, request, "target")
+        situation = situation_of(engine.Situation, request)
+        mechs = checked.report.detail.get("mechs", [])
+        if situation.mech >= len(mechs):
+            raise forms.problem("situation.mech", "the pilot has no mech there; add a mech first")
+        house = checked.document.get("house_rules", {})
+        readings = {key: house.get(key, OPTIONS[key].default) for key in ("accuracy", "crit-dice", "overcharge")}
+        return {"attacker": checked.document["name"],
+                **engine.odds(checked.document, checked.catalogue, checked.report.stats["grit"].value,
+                              mechs[situation.mech], target, situation, readings),
+                "target": target.model_dump(), "situation": situation.model_dump()}
+
+
+def picked(post, name: str, verb: str, where: str, model, items) -> list[str]:
+    """A list the form keeps in order as hidden fields, with an add picker and remove buttons."""
+    chosen = [post.get(f"{name}-{i}", "") for i in range(forms.whole_number(post, f"{name}-count", 0, 0, MAX_LIST))]
+    chosen = [key for key in chosen if key]
+    if verb == f"remove-{name}" and where.isascii() and where.isdigit() and int(where) < len(chosen):
+        del chosen[int(where)]
+    added = post.get(f"add-{name}", "")
+    if isinstance(items.get(added), model) and len(chosen) < MAX_LIST:
+        chosen.append(added)
+    return chosen
+
+
+def mech_from_post(post, m: int, items, verb: str, where: str) -> dict[str, Any]:
+    at = f"mech-{m}"
+    frame_key = post.get(f"{at}-frame", "")
+    frame = items.get(frame_key)
+    mounts = []
+    for n in range(forms.whole_number(post, f"{at}-mount-count", 0, 0, 8)):
+        weapons, mods = [], []
+        for w in range(3):
+            weapon = post.get(f"{at}-mount-{n}-weapon-{w}", "")
+            if weapon:
+                weapons.append(weapon)
+                mods.append(post.get(f"{at}-mount-{n}-mod-{w}", "") or None)
+        mount = {"weapons": weapons, "mods": mods}
+        if post.get(f"{at}-mount-{n}-bracing") == "on":
+            mount["bracing"] = True
+        mounts.append(mount)
+    if isinstance(frame, Frame):  # a new frame keeps the mounts it has, empties the rest
+        mounts = (mounts + [{"weapons": []} for _ in frame.mounts])[:len(frame.mounts)]
+    systems = [post.get(f"{at}-system-{s}", "") for s in range(forms.whole_number(post, f"{at}-system-count", 0, 0, MAX_SYSTEMS))]
+    systems = [key for key in systems if key]
+    if verb == "remove-system" and where.startswith(f"{m}."):
+        index = where.partition(".")[2]
+        if index.isascii() and index.isdigit() and int(index) < len(systems):
+            del systems[int(index)]
+    added = post.get(f"{at}-add-system", "")
+    if isinstance(items.get(added), System) and len(systems) < MAX_SYSTEMS:
+        systems.append(added)
+    return {"name": post.get(f"{at}-name", "").strip() or f"Mech {m + 1}", "frame": frame_key,
+            "mounts": mounts, "systems": systems}
+
+
+def context(checked, editing: bool = False) -> dict[str, Any]:
+    document, catalogue, report = checked.document, checked.catalogue, checked.report
+    items = catalogue.items
+    frames = {k: i for k, i in items.items() if isinstance(i, Frame)}
+    licences = document.get("licences", {})
+
+    def offer(item) -> dict[str, Any]:
+        return {"item": item, "licence": licence_label(item, frames),
+                "licensed": c.licensed(item.license_level, item.license_id, licences)}
+
+    beta = document.get("house_rules", {}).get("mech-skills", OPTIONS["mech-skills"].default) == "beta-five"
+    skills = c.BETA_SKILLS if beta or document.get("hase", {}).get("targeting") else c.HASE
+    mechs = []
+    for m, (mech, detail) in enumerate(zip(document.get("mechs", []), report.detail.get("mechs", []))):
+        frame = frames[mech["frame"]]
+        mounts = []
+        for n, (kind, loadout) in enumerate(zip(frame.mounts, mech["mounts"])):
+            weapons = [items[k] for k in loadout["weapons"]]
+            mods = list(loadout.get("mods", [])) + [None] * (len(weapons) - len(loadout.get("mods", [])))
+            mounts.append({"index": n, "type": kind, "fits": FITS[kind], "bracing": loadout.get("bracing", False),
+                           "slots": [{"w": w, "weapon": weapon, "mod": items.get(mod) if mod else None,
+                                      "licence": licence_label(weapon, frames),
+                                      "threat": any(r.type == "Threat" for r in weapon.range),
+                                      "uses": range(limited(weapon, detail))}
+                                     for w, (weapon, mod) in enumerate(zip(weapons, mods))],
+                           "free_slots": range(len(weapons), slots(kind)) if not any(
+                               w.mount == "Superheavy" for w in weapons) else range(0),
+                           "issues": report.issues_at(f"mechs[{m}].mounts[{n}]")})
+        systems = [{"index": s, "item": items[k], "licence": licence_label(items[k], frames),
+                    "boxes": range(limited(items[k], detail)), "kept": shown_as_text(items[k])}
+                   for s, k in enumerate(mech["systems"])]
+        value = {k: v["value"] for k, v in detail["stats"].items()}
+        mechs.append({"index": m, "mech": mech, "frame": frame, "mounts": mounts, "systems": systems,
+                      "stats": [(STAT_LABELS[k], detail["stats"][k]) for k in MECH_STATS],
+                      "hp_boxes": range(value["hp"]), "heat_boxes": range(value["heatcap"]),
+                      "structure_boxes": range(value["structure"]), "stress_boxes": range(value["stress"]),
+                      "meter": next((mt for mt in report.meters if mt.key == f"sp_{m}"), None),
+                      "has_ai": any(s["item"].type == "AI" or tagged(s["item"], "tg_ai") for s in systems),
+                      "issues": [i for i in report.issues if i.path.startswith(f"mechs[{m}]")
+                                 and not i.path.startswith(f"mechs[{m}].mounts[")],
+                      "repair_boxes": range(value["repcap"])})
+    by_size = {size: [offer(w) for w in catalogue.of("weapon") if w.mount == size] for size in SIZES}
+    own = report.issues
+    return {
+        "skills": [(k, k.title(), document.get("hase", {}).get(k, 0)) for k in skills],
+        "hase_max": c.MAX_HASE, "max_ll": c.MAX_LL,
+        "trigger_rows": [{"item": s, "rank": document.get("triggers", {}).get(s.key, 0),
+                          "bonus": c.trigger_bonus(document.get("triggers", {}).get(s.key, 0))}
+                         for s in catalogue.of("skill") if editing or s.key in document.get("triggers", {})],
+        "talent_rows": [{"item": t, "rank": document.get("talents", {}).get(t.key, 0)}
+                        for t in catalogue.of("talent") if editing or t.key in document.get("talents", {})],
+        "licence_rows": [{"item": f, "rank": licences.get(f.key, 0)} for f in frames.values()
+                         if f.license_level and (editing or f.key in licences)],
+        "core_bonuses": [items[k] for k in document.get("core_bonuses", [])],
+        "gear": [items[k] for k in document.get("gear", [])],
+        "gear_rows": [{"item": items[k], "uses": range(limited(items[k], None))} for k in document.get("gear", [])],
+        "pilot_hp_boxes": range(report.stats["pilot_hp"].value) if "pilot_hp" in report.stats else range(0),
+        "core_offer": [b for b in catalogue.of("core_bonus") if b.key not in document.get("core_bonuses", [])],
+        "gear_offer": catalogue.of("pilot_gear"),
+        "frame_offer": [offer(f) for f in frames.values()],
+        "weapon_offer": [(size, group) for size, group in by_size.items() if group],
+        "mod_offer": [offer(mod) for mod in catalogue.of("mod")],
+        "system_offer": [offer(s) for s in catalogue.of("system")],
+        "rank_names": RANK_NAMES, "trigger_names": ("—", "+2", "+4", "+6"), "mechs": mechs,
+        "pilot_issues": [i for i in own if not i.path.startswith("mechs[")],
+        "meter": {m.key: m for m in report.meters},
+    }
+
+
+def limited(item, detail) -> int:
+    """Uses of a Limited item: its tag's value, plus half Engineering on a mech's (L-B08)."""
+    tag = tagged(item, "tg_limited")
+    if tag is None or not str(tag.val).isdigit():
+        return 0
+    return int(tag.val) + (detail["stats"]["limited_bonus"]["value"] if detail else 0)
+
+
+def shown_as_text(item) -> list[tuple[str, str]]:
+    """The LCP fields Hardpoint does not model (actions, deployables, bonuses), kept and printed as text."""
+    return [(key.replace("_", " "), value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)[:600])
+            for key, value in item.kept().items()]
