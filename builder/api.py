@@ -15,7 +15,7 @@ from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError, PackError, PackUnreadable
 from catalogue.rulesets.packs import MAX_UPLOAD
 
-from . import changes, store
+from . import changes, exchange, store
 from .kinds import page_for
 from .models import Build
 from .errors import answer
@@ -143,6 +143,18 @@ def create_build(request):
     build = store.create(checked)
     return JsonResponse({**build_urls(request, build), "share_id": build.share_id, "edit_token": build.edit_token,
                          "version": build.version, "report": checked.report.as_dict()}, status=201)
+
+
+@endpoint("POST")
+def import_other(request, format: str):
+    """Another app's file (`/api/import/compcon`) saved as a build: the same reply as POST /api/builds, and the
+    ids no loaded pack knows, left out (`?pack=` names a pack that may hold them)."""
+    read_json(request)  # the same limits and JSON checks as a build
+    checked, unknown = exchange.read(format, request.body, request.GET.get("pack", ""))
+    build = store.create(checked)
+    return JsonResponse({**build_urls(request, build), "share_id": build.share_id, "edit_token": build.edit_token,
+                         "version": build.version, "report": checked.report.as_dict(),
+                         "unknown": exchange.unknown_as_dicts(unknown)}, status=201)
 
 
 @endpoint("GET", "PUT", "DELETE")

@@ -13,6 +13,7 @@ api_patterns = [
     path("builds/<str:ref>", api.build_detail, name="api-build"),
     path("builds/<str:share_id>/changes", api.build_changes, name="api-build-changes"),
     path("preview", api.preview, name="api-preview"),
+    path("import/<slug:format>", api.import_other, name="api-import"),
     path("packs", api.packs, name="api-packs"),
     path("packs/<str:token>", api.packs, name="api-pack-publish"),
 ]
@@ -32,6 +33,7 @@ urlpatterns = [
     path("s/<str:share_id>.pdf", views.share_pdf, name="build-pdf"),
     path("s/<str:share_id>/pdf-progress", views.share_pdf_progress, name="build-pdf-progress"),
     path("s/<str:share_id>/copy", views.fork, name="build-fork"),
+    path("s/<str:share_id>/export/<slug:format>", views.export_build, name="build-export"),
     path("s/<str:share_id>/changes/", views.share_changes, name="build-changes"),
     path("s/<str:share_id>/v/<int:version>/", views.share_version, name="build-version"),
     path("s/<str:share_id>/compare/", views.compare_versions, name="build-compare"),

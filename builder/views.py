@@ -10,19 +10,20 @@ import re
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.dateparse import parse_datetime
+from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from catalogue.loader import catalogue_by_ref, find_pack, latest_pack
 from catalogue.models import Pack, UserPack
-from catalogue.rulesets import ACTIVE, COMING
+from catalogue.rulesets import ACTIVE, COMING, EXCHANGES
 from catalogue.rulesets.base import BuildError
 
-from . import changes, forms, store, tasks
+from . import changes, exchange, forms, store, tasks
 from .errors import bad_input, go_to
 from .kinds import PAGES, page_for
 from .models import Build
@@ -41,7 +42,9 @@ def home(request):
                                  "notes": example.get("notes", "")})
     builds = [{"build": build, "page": PAGES.get((build.ruleset, build.kind))} for build in mine(request)]
     return render(request, "home.html", {"active": list(ACTIVE.values()), "coming": COMING, "mine": builds,
-                                         "examples": examples})
+                                         "examples": examples,
+                                         "import_formats": [(key, f"{exchange.label} ({ruleset.name})")
+                                                            for key, (ruleset, exchange) in EXCHANGES.items()]})
 
 
 def new_build(request, ruleset: str, kind: str):
@@ -324,8 +327,11 @@ def fork(request, share_id: str):
 
 @require_POST
 def import_build(request):
+    """A build file, Hardpoint's own or another app's (`format`: a ruleset's exchange, read against `pack`)."""
     upload = request.FILES.get("file")
     text = request.POST.get("json", "")
+    other = request.POST.get("format", "")
+    unknown = []
     try:
         if upload is not None:
             if upload.size > settings.HARDPOINT_MAX_BODY:
@@ -335,13 +341,32 @@ def import_build(request):
             raw = text
         else:
             raise BuildError([{"path": "file", "message": "choose a build JSON file or paste one"}])
-        checked = store.check(store.decode(raw))
+        if other:
+            checked, unknown = exchange.read(other, raw, request.POST.get("pack", ""))
+        else:
+            checked = store.check(store.decode(raw))
     except BuildError as error:
         return render(request, "bad_input.html", {"problems": error.problems, "importing": True}, status=422)
     build = store.create(checked)
     keep(request, build)
     messages.success(request, f"Imported “{build.name}”.")
+    if unknown:
+        listed = "; ".join(f"{u.id} ({u.where})" for u in unknown[:40])
+        messages.warning(request, f"Left out {len(unknown)} id{'s' if len(unknown) != 1 else ''} no loaded pack knows: "
+                                  f"{listed}. Upload the pack that holds them, then import again choosing it.")
     return redirect(build)
+
+
+def export_build(request, share_id: str, format: str):
+    """A saved build in another app's format, as a file to download."""
+    build = get_object_or_404(Build, share_id=share_id)
+    try:
+        data = exchange.write(build, format)
+    except BuildError as error:
+        return bad_input(request, error)
+    response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="{slugify(build.name) or "build"}.{format}.json"'
+    return response
 
 
 def build_urls(request, build: Build) -> dict[str, str]:

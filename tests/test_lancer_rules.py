@@ -2,7 +2,7 @@
 load-out rules, unknown ids refused naming the field."""
 import pytest
 
-from catalogue.rulesets.base import BuildError, Catalogue
+from catalogue.rulesets.base import BuildError, Catalogue, Linked
 from catalogue.rulesets.lancer import rules
 from catalogue.rulesets.lancer.schema import CATEGORIES
 
@@ -85,3 +85,75 @@ def test_unknown_ids_are_refused_naming_the_field(cat):
     with pytest.raises(BuildError) as error:
         rules.validate(pilot(talents={"nope": 1}, mechs=[{"name": "X", "frame": "rifle", "systems": ["ghost"]}]), cat)
     assert {p["path"] for p in error.value.problems} == {"talents.nope", "mechs[0].frame", "mechs[0].systems[0]"}
+
+
+def test_l_r02_grit_reading_floor_changes_every_stat_that_carries_it(cat):
+    """A-04: the beta's "half your level" read as rounding down; LL3 gives Grit 1 instead of 2."""
+    mech = {"name": "Gull", "frame": "kite", "mounts": [{"weapons": []}, {"weapons": []}]}
+    three = pilot(ll=3, mechs=[mech], hase={"hull": 2, "systems": 3}, talents={"ace": 3, "brawler": 2, "crack": 1},
+                  triggers={"a": 2, "b": 2, "c": 1, "d": 2}, licences={"kite": 2})
+    ceil, floor = rules.validate(three, cat), rules.validate({**three, "house_rules": {"grit": "floor"}}, cat)
+    assert ceil.stats["grit"].value == 2 and floor.stats["grit"].value == 1
+    assert "rounded down" in floor.stats["grit"].explain
+    up, down = ceil.detail["mechs"][0]["stats"], floor.detail["mechs"][0]["stats"]
+    assert up["hp"]["value"] - down["hp"]["value"] == 1 and up["sp"]["value"] - down["sp"]["value"] == 1
+    assert up["save"]["value"] - down["save"]["value"] == 1
+
+
+def test_l_r17_a_fifth_mech_skill_only_under_the_beta_reading(cat):
+    """A-01: Targeting is a mech skill only when the table plays the beta's five; it spends the same points."""
+    targeting = pilot(hase={"hull": 2, "targeting": 2})
+    assert "L-B03" in codes(rules.validate(targeting, cat))
+    beta = rules.validate({**targeting, "house_rules": {"mech-skills": "beta-five"}}, cat)
+    assert beta.legal and next(m for m in beta.meters if m.key == "hase").used == 4
+
+
+def test_l_r03_l_r04_grit_adds_to_sp_and_hp(cat):
+    mech = {"name": "Gull", "frame": "kite", "mounts": [{"weapons": []}, {"weapons": []}]}
+    stats = rules.validate(pilot(mechs=[mech], hase={}), cat).detail["mechs"][0]["stats"]
+    assert stats["sp"]["value"] == 5 + 1 and "Grit 1" in stats["sp"]["explain"]
+    assert stats["hp"]["value"] == 8 + 1 and "Grit 1" in stats["hp"]["explain"]
+
+
+def test_l_r05_a_pilot_on_foot(cat):
+    report = rules.validate(pilot(), cat)
+    assert report.stats["pilot_hp"].value == 6 + 1 and report.stats["pilot_defence"].value == "10 / 10"
+    assert "Speed 4" in report.stats["pilot_defence"].explain
+
+
+def test_l_r01_mech_armor_capped_at_4(cat):
+    heavy = Catalogue("lancer", cat.pack, {**cat.items, "slab": CATEGORIES["frame"].model_validate(
+        {"id": "slab", "name": "Slab", "mechtype": ["Defender"], "mounts": ["Main"], "core_system": {"name": "Wall"},
+         "stats": {"size": 2, "armor": 6, "hp": 8, "evasion": 6, "edef": 6, "heatcap": 5, "repcap": 4,
+                   "sensor_range": 10, "tech_attack": 0, "save": 10, "speed": 3, "sp": 5}})}, {**cat.categories, "slab": "frame"}, "Test")
+    stats = rules.validate(pilot(mechs=[{"name": "Wall", "frame": "slab", "mounts": [{"weapons": []}]}]),
+                           heavy).detail["mechs"][0]["stats"]
+    assert stats["armor"]["value"] == 4 and "at most 4" in stats["armor"]["explain"]
+
+
+def test_l_r10_one_ai_at_most(cat):
+    mech = {"name": "Gull", "frame": "mule", "mounts": [{"weapons": []}], "systems": ["nhp"]}
+    assert rules.validate(pilot(mechs=[mech]), cat).legal
+    assert "L-B12" in codes(rules.validate(pilot(mechs=[{**mech, "systems": ["nhp", "nhp"]}]), cat))
+
+
+def lance(*share_ids):
+    return {"format": "hardpoint.build/1", "ruleset": "lancer", "kind": "lance", "pack": "lancer-test@1.0.0",
+            "name": "Blue", "pilots": [{"build": s} for s in share_ids]}
+
+
+def test_hp_pilot_an_illegal_pilot_is_a_warning_naming_its_codes(cat):
+    good = rules.validate(pilot(), cat)
+    bad = rules.validate(pilot(ll=1), cat)  # over every budget of LL1
+    linked = {"aaaa1111": Linked("aaaa1111", "pilot", "Ace", pilot(), good),
+              "bbbb2222": Linked("bbbb2222", "pilot", "Rook", pilot(ll=1), bad)}
+    report = rules.validate_lance(lance("aaaa1111", "bbbb2222"), cat, linked)
+    assert [i.code for i in report.issues] == ["HP-PILOT"] and report.issues[0].severity == "warning"
+    assert "Rook" in report.issues[0].message and "L-B03" in report.issues[0].message
+    assert report.stats["pilots"].value == 2 and report.stats["ll"].value == "1–2"
+    assert rules.validate_lance(lance("aaaa1111"), cat, linked).legal
+
+
+def test_hp_link_a_missing_pilot_is_named(cat):
+    report = rules.validate_lance(lance("gone9999"), cat, {"gone9999": None})
+    assert [i.code for i in report.issues] == ["HP-LINK"] and report.detail["pilots"][0]["missing"]

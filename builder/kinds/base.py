@@ -48,6 +48,11 @@ class KindPage:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.ruleset.key}/{self.kind.key}>"
 
+    @property
+    def exchanges(self) -> list:
+        """Other apps' formats this kind of build exports to (COMP/CON's pilots)."""
+        return [e for e in self.ruleset.exchanges if e.kind == self.kind.key]
+
     # --- templates, by path convention -----------------------------------------------------------
 
     def template(self, name: str) -> str:

@@ -27,3 +27,6 @@ def resolve(document: Any) -> tuple[Ruleset, Kind]:
         raise BuildError([{"path": "ruleset", "message": f"unknown ruleset {str(key)[:40]!r}; "
                                                          f"expected one of {', '.join(ACTIVE)}"}])
     return ruleset, ruleset.kind_of(document)
+
+
+EXCHANGES = {exchange.key: (ruleset, exchange) for ruleset in ACTIVE.values() for exchange in ruleset.exchanges}

@@ -166,6 +166,28 @@ class Dice:
 
 
 @dataclass(frozen=True)
+class Unknown:
+    """An id another app's file names that no loaded pack knows, and where the file used it."""
+
+    id: str
+    where: str
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Another app's file format for one kind of build (COMP/CON's pilots), read into a build and written back.
+
+    `read(raw, catalogue, pack_ref)` gives the build document and the ids it had to leave out (BuildError when the
+    file is unreadable); `write(document, catalogue)` gives the other app's JSON."""
+
+    key: str  # in URLs and commands: /api/import/<key>
+    label: str  # "COMP/CON pilot"
+    kind: str
+    read: Callable[[bytes | str, Catalogue, str], tuple[dict[str, Any], list[Unknown]]]
+    write: Callable[[dict[str, Any], Catalogue], dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class EffectNote:
     """How the builder handles one number or condition of an item's rulebook effect: counted in pack fields,
     checked by a rule, or left to the table for a reason."""
@@ -203,6 +225,7 @@ class Ruleset:
     pack_readers: Mapping[str, Callable[[bytes, str, Callable[[str], list[str]]], tuple[dict, list]]] = field(
         default_factory=dict)
     effect_notes: Callable[[str, str, str], list[EffectNote]] | None = None  # (pack name, category, item key)
+    exchanges: tuple[Exchange, ...] = ()  # other apps' files its builds import from and export to
 
     @property
     def active(self) -> bool:

@@ -1,0 +1,47 @@
+"""`manage.py import_build FORMAT FILE`: another app's file (a ruleset's exchange, such as compcon) saved as a
+build. Prints the new build's links and what was left out; exit 0 imported and legal, 1 imported with issues or
+unknown ids, 2 unreadable (nothing saved)."""
+import json
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from builder import exchange, store
+from catalogue.rulesets import EXCHANGES
+from catalogue.rulesets.base import BuildError
+
+
+class Command(BaseCommand):
+    help = "Import another app's build file (for example a COMP/CON pilot) as a Hardpoint build."
+    format = ""  # a subclass fixes the format (import_compcon)
+
+    def add_arguments(self, parser):
+        if not self.format:
+            parser.add_argument("format", choices=sorted(EXCHANGES), help="the file's format")
+        parser.add_argument("file", help="the file to import, or - for standard input")
+        parser.add_argument("--pack", default="", help="name@version (or an uploaded pack's share link) to read it "
+                                                       "against; default: the newest pack for its kind")
+
+    def handle(self, *args, file, pack, **options):
+        key = self.format or options["format"]
+        try:
+            raw = sys.stdin.buffer.read(settings.HARDPOINT_MAX_BODY + 1) if file == "-" else Path(file).read_bytes()
+            if len(raw) > settings.HARDPOINT_MAX_BODY:
+                raise BuildError([{"path": file, "message": "file too large to import"}])
+            with transaction.atomic():
+                checked, unknown = exchange.read(key, raw, pack)
+                build = store.create(checked)
+        except OSError as exc:
+            self.stderr.write(f"{file}: cannot read: {exc.strerror}")
+            sys.exit(2)
+        except BuildError as exc:
+            self.stderr.write(f"{file}: not imported: {exc}")
+            sys.exit(2)
+        self.stdout.write(json.dumps({"share_url": build.share_url(), "edit_url": build.get_absolute_url(),
+                                      "legal": checked.report.legal,
+                                      "issues": [i.as_dict() for i in checked.report.issues],
+                                      "unknown": exchange.unknown_as_dicts(unknown)}, indent=2, ensure_ascii=False))
+        sys.exit(0 if checked.report.legal and not unknown else 1)
