@@ -25,4 +25,5 @@ def distribution_chart(attack: dict[str, Any]) -> dict[str, Any] | None:
         bars.append({"x": f"{5 + i * width:.1f}", "w": f"{max(1.0, width - 1):.1f}", "y": f"{CHART_H - 12 - height:.1f}",
                      "h": f"{height:.1f}", "hit": k >= attack["hit_from"], "k": k, "p": f"{100 * p:.1f}",
                      "label_x": f"{5 + i * width + width / 2:.1f}"})
-    return {"w": CHART_W, "h": CHART_H, "bars": bars, "label_y": CHART_H - 2, "every": max(1, len(outcomes) // 8)}
+    return {"w": CHART_W, "h": CHART_H, "bars": bars, "label_y": CHART_H - 2, "every": max(1, len(outcomes) // 8),
+            "hit_from": attack["hit_from"]}
