@@ -7,6 +7,7 @@ the pilot does not hold is reported beside it (L-B13) rather than left out.
 from __future__ import annotations
 
 import json
+import math
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -15,6 +16,7 @@ from django.template.loader import render_to_string
 
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.lancer import construction as c
+from catalogue.rulesets.lancer import movement
 from catalogue.rulesets.lancer import preview as engine
 from catalogue.rulesets.lancer.rules import OPTIONS
 from catalogue.rulesets.lancer.schema import CoreBonus, Frame, PilotGear, Skill, System, Talent, tagged
@@ -29,7 +31,7 @@ MECH_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap", "sp", "tech_
               "limited_bonus", "structure", "stress")
 STAT_LABELS = {"hp": "HP", "armor": "Armor", "evasion": "Evasion", "edef": "E-Defense", "speed": "Speed",
                "heatcap": "Heat Cap", "sp": "SP", "tech_attack": "Tech Attack", "save": "Save", "repcap": "Repair Cap",
-               "limited_bonus": "Limited +", "structure": "Structure", "stress": "Stress"}
+               "limited_bonus": "Limited uses +", "structure": "Structure", "stress": "Stress"}
 FITS = {"Aux": "one Aux weapon", "Main": "a Main or an Aux weapon", "Flex": "a Main weapon, or two Aux",
         "Heavy": "a Heavy, Main or Aux weapon, or a Superheavy braced by another mount",
         "Main/Aux": "a Main and an Aux weapon", "Aux/Aux": "two Aux weapons",
@@ -231,13 +233,15 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                            "slots": [{"w": w, "weapon": weapon, "mod": items.get(mod) if mod else None,
                                       "licence": licence_label(weapon, frames),
                                       "threat": any(r.type == "Threat" for r in weapon.range),
+                                      "tags": tag_text(weapon, catalogue),
                                       "uses": range(limited(weapon, detail))}
                                      for w, (weapon, mod) in enumerate(zip(weapons, mods))],
                            "free_slots": range(len(weapons), slots(kind)) if not any(
                                w.mount == "Superheavy" for w in weapons) else range(0),
                            "issues": report.issues_at(f"mechs[{m}].mounts[{n}]")})
         systems = [{"index": s, "item": items[k], "licence": licence_label(items[k], frames),
-                    "boxes": range(limited(items[k], detail)), "kept": shown_as_text(items[k])}
+                    "boxes": range(limited(items[k], detail)), "kept": shown_as_text(items[k]),
+                    "tags": tag_text(items[k], catalogue)}
                    for s, k in enumerate(mech["systems"])]
         value = {k: v["value"] for k, v in detail["stats"].items()}
         mechs.append({"index": m, "mech": mech, "frame": frame, "mounts": mounts, "systems": systems,
@@ -248,7 +252,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                       "has_ai": any(s["item"].type == "AI" or tagged(s["item"], "tg_ai") for s in systems),
                       "issues": [i for i in report.issues if i.path.startswith(f"mechs[{m}]")
                                  and not i.path.startswith(f"mechs[{m}].mounts[")],
-                      "repair_boxes": range(value["repcap"])})
+                      "repair_boxes": range(value["repcap"]), "moves": moves(frame.stats.size, value["speed"])})
     by_size = {size: [offer(w) for w in catalogue.of("weapon") if w.mount == size] for size in SIZES}
     own = report.issues
     return {
@@ -263,7 +267,8 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                          if f.license_level and (editing or f.key in licences)],
         "core_bonuses": [items[k] for k in document.get("core_bonuses", [])],
         "gear": [items[k] for k in document.get("gear", [])],
-        "gear_rows": [{"item": items[k], "uses": range(limited(items[k], None))} for k in document.get("gear", [])],
+        "gear_rows": [{"item": items[k], "uses": range(limited(items[k], None)), "tags": tag_text(items[k], catalogue)}
+                      for k in document.get("gear", [])],
         "pilot_hp_boxes": range(report.stats["pilot_hp"].value) if "pilot_hp" in report.stats else range(0),
         "core_offer": [b for b in catalogue.of("core_bonus") if b.key not in document.get("core_bonuses", [])],
         "gear_offer": catalogue.of("pilot_gear"),
@@ -283,6 +288,26 @@ def limited(item, detail) -> int:
     if tag is None or not str(tag.val).isdigit():
         return 0
     return int(tag.val) + (detail["stats"]["limited_bonus"]["value"] if detail else 0)
+
+
+def moves(size: float, speed: int) -> dict[str, Any]:
+    """What a mech's size means on the table (L-R14, digest F16, F17, F22)."""
+    across, up = movement.jump(size, speed)
+    drag, lift = movement.drag_and_lift(size)
+    side = math.ceil(size)
+    return {"size": "½" if size == 0.5 else f"{size:g}", "footprint": f"{side}×{side}", "jump_across": across,
+            "jump_up": f"{up:g}" if up >= 1 else "½", "drag": f"{drag:g}", "lift": "½" if lift == 0.5 else f"{lift:g}"}
+
+
+def tag_text(item, catalogue) -> str:
+    """An item's tags by the pack's own names ("Heat {VAL} (Self)" → "Heat 2 (Self)"), else by their ids."""
+    names = []
+    for tag in getattr(item, "tags", []):
+        known = catalogue.items.get(tag.id)
+        name = known.name if known is not None and catalogue.categories.get(tag.id) == "tag" else \
+            tag.id.removeprefix("tg_").replace("_", " ").title() + (" {VAL}" if tag.val not in (None, "") else "")
+        names.append(name.replace("{VAL}", str(tag.val)) if "{VAL}" in name else name)
+    return ", ".join(names)
 
 
 def shown_as_text(item) -> list[tuple[str, str]]:

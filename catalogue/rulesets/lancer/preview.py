@@ -182,7 +182,9 @@ def weapon_odds(name: str, mount: str, kind: str, damage, tags, grit: int, targe
                 readings: dict[str, str], improvised: bool = False) -> dict[str, Any]:
     melee = kind == "Melee"
     net, terms = net_accuracy(tags, melee, target, situation)
-    p_hit, p_crit = hit_and_crit(grit, net, target.evasion, True, readings.get("accuracy", "d6"))
+    smart = any(t.id == "tg_smart" for t in tags)  # Smart attacks go against E-Defense
+    defence = target.edef if smart else target.evasion
+    p_hit, p_crit = hit_and_crit(grit, net, defence, True, readings.get("accuracy", "d6"))
     if target.invisible:  # F33: a coin before the roll
         p_hit, p_crit = p_hit / 2, p_crit / 2
     hp = [d for d in damage if d.type in HP_DAMAGE]
@@ -208,16 +210,19 @@ def weapon_odds(name: str, mount: str, kind: str, damage, tags, grit: int, targe
     unread = [t.id.removeprefix("tg_").replace("_", " ") + (f" {t.val}" if t.val not in (None, "") else "")
               for t in tags if t.id not in READ_TAGS]
     return {"name": name, "mount": mount, "type": kind, "superheavy": mount == "Superheavy", "improvised": improvised,
+            "against": f"E-Defense {defence}" if smart else f"Evasion {defence}",
             "p_hit": p_hit, "p_crit": p_crit, "net_accuracy": net, "terms": terms,
             "damage": " + ".join(f"{d.val} {d.type.lower()}" for d in damage) or "—",
-            "side_effects": [f"{d.val} {d.type.lower()}" for d in damage if d.type not in HP_DAMAGE],
-            "expected_damage": sum(v * p for v, p in weights.items()), "distribution": Distribution.of(weights).as_dict(),
+            "expected_damage": sum(v * p for v, p in weights.items()), "distribution": {v: p for v, p in sorted(weights.items()) if p > 1e-12},
             "expected_without_bonus": sum(v * p for v, p in dealt(0).items()) if bonus else None,
             "reachable": True, "hit_from": 1, "self_heat": self_heat, "at_the_table": unread,
-            "bonus": bonus, "piercing": piercing}
+            "bonus": bonus, "piercing": piercing,
+            "notes": terms + ([f"also {', '.join(side)} on a hit"] if (side := [f"{d.val} {d.type.lower()}" for d in damage
+                                                                           if d.type not in HP_DAMAGE]) else [])
+            + ([f"{self_heat} heat to self"] if self_heat else []) + ([f"at the table: {', '.join(unread)}"] if unread else [])}
 
 
-READ_TAGS = {"tg_accurate", "tg_inaccurate", "tg_ap", "tg_heat_self"}
+READ_TAGS = {"tg_accurate", "tg_inaccurate", "tg_ap", "tg_heat_self", "tg_smart"}
 
 
 def critical_roll(hp, mode: str) -> Distribution:
