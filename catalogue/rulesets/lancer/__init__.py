@@ -3,8 +3,8 @@ LANCER 1.0's; the beta chapter's differences are house-rule readings. Lancer Con
 from pathlib import Path
 
 from ..dice import d20_check
-from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
-from . import lcp, rules
+from ..spec import Dice, DiceOption, Exchange, ItemRef, Kind, Link, Ruleset
+from . import compcon, lcp, rules
 from .schema import CATEGORIES, CATEGORY_LABELS, LanceBuild, PilotBuild
 
 MECH = "mechs[]"
@@ -31,4 +31,5 @@ RULESET = Ruleset(
     signed_stats=frozenset({"tech_attack"}),
     leading_columns=("source", "license_level", "mount", "type", "sp", "mechtype"),
     pack_readers={".lcp": lcp.read},
+    exchanges=(Exchange("compcon", "COMP/CON pilot", "pilot", compcon.read, compcon.write),),
 )

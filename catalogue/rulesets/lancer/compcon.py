@@ -1,0 +1,392 @@
+"""COMP/CON pilots (the LANCER companion app's pilot export, JSON) read into Hardpoint pilot documents and back.
+
+The field names are COMP/CON's own serialisation (massif-press/compcon, tag v2: Pilot.Serialize and its
+controllers, Mech.Serialize, MechLoadout.Serialize, EquippableMount.Serialize, WeaponSlot.Serialize, and
+src/io/V2Exporter.ts, with which COMP/CON 3 still writes that v2 shape and V2Importer.ts reads it). COMP/CON 3's
+own pilot file differs in two places read here too: `loadouts` with `active_index` for the pilot's gear, and CORE
+bonuses as objects with an `id`.
+
+Only the choices Hardpoint models are read, and the pilot's notes; portraits, reserves, clocks, damage and the
+rest are left. Ids
+the pack does not know (in the right category) are left out of the document and returned as Unknown with where the
+file used them, so an import never loses anything without a word.
+"""
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from datetime import datetime, timezone
+from itertools import zip_longest
+from typing import Any
+
+from ..base import BuildError, Catalogue, parse_as
+from ..spec import Unknown
+from . import construction as c
+from .rules import PILOT_HP, resolve
+from .schema import MountLoadout, PilotBuild
+
+MAX_BYTES = 2 * 1024 * 1024
+HASE = ("hull", "agility", "systems", "engineering")  # the order of COMP/CON's `mechSkills` array
+PILOT_GEAR_LISTS = ("armor", "weapons", "gear", "extendedWeapons", "extendedGear")
+# Mounts a CORE bonus or talent adds to a load-out; Hardpoint's mechs have only their frame's mounts.
+EXTRA_MOUNTS = {"improved_armament": "improved armament mount", "superheavy_mounting": "superheavy mounting",
+                "integratedWeapon": "integrated weapon mount", "extraMounts": "extra mount",
+                "extraIntegratedMounts": "extra integrated mount"}
+# COMP/CON's weapon slots for each mount type (Mount.generateSlots): (slots, extra). A Flex mount's second
+# Auxiliary weapon goes in `extra`.
+SLOTS = {"Main": (["Main"], []), "Heavy": (["Heavy"], []), "Flex": (["Flex"], ["Auxiliary"]),
+         "Main/Aux": (["Main", "Auxiliary"], []), "Aux/Aux": (["Auxiliary", "Auxiliary"], []),
+         "Aux": (["Auxiliary"], []), "Integrated": (["Integrated"], []), "Superheavy": (["Superheavy"], [])}
+HOLDS = {"Main": {"Main", "Auxiliary"}, "Flex": {"Main", "Auxiliary"}, "Auxiliary": {"Auxiliary"},
+         "Heavy": {"Superheavy", "Heavy", "Main", "Auxiliary"}, "Superheavy": {"Superheavy"}}
+SIZES = ["Superheavy", "Heavy", "Main", "Auxiliary"]
+_FORBIDDEN = re.compile(r"[<>\x00-\x1f\x7f]")
+_KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", dict: "an object"}
+
+
+# --- COMP/CON → Hardpoint ---------------------------------------------------------------------------
+
+def from_compcon(raw: bytes | str | dict, catalogue: Catalogue, pack_ref: str) -> tuple[dict, list[Unknown]]:
+    """A COMP/CON pilot as a Hardpoint pilot document on `pack_ref`, and the ids it had to leave out.
+
+    BuildError, naming the field, when the file is no COMP/CON pilot (not JSON, not an object, a field of the
+    wrong type). Choices that break the rules (an LL of 14, a rank 4 talent) are kept for the validator to report.
+    """
+    return _Import(catalogue).pilot(_load(raw), pack_ref)
+
+
+def _load(raw: bytes | str | dict) -> dict:
+    if isinstance(raw, dict):
+        return raw
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise BuildError([{"path": "(file)", "message": f"{size} bytes; a COMP/CON pilot is read up to 2 MB"}])
+    try:
+        data = json.loads(raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.removeprefix("\ufeff"))
+    except UnicodeDecodeError as exc:
+        raise BuildError([{"path": "(file)", "message": f"not UTF-8 text (byte {exc.start})"}]) from None
+    except json.JSONDecodeError as exc:
+        raise BuildError([{"path": "(file)", "message": f"not JSON: line {exc.lineno}, column {exc.colno} "
+                                                        f"({exc.msg})"}]) from None
+    except (ValueError, RecursionError):  # numbers too long to read, nesting too deep
+        raise BuildError([{"path": "(file)", "message": "not a JSON file Hardpoint can read"}]) from None
+    if not isinstance(data, dict):
+        raise BuildError([{"path": "(file)", "message": f"a COMP/CON pilot is a JSON object, not {_kind(data)}"}])
+    return data
+
+
+class _Import:
+    """One file's reading: wrong field types are gathered (all named at once), unknown ids listed."""
+
+    def __init__(self, catalogue: Catalogue):
+        self.catalogue = catalogue
+        self.problems: list[dict[str, str]] = []
+        self.unknown: list[Unknown] = []
+
+    def pilot(self, data: dict, pack_ref: str) -> tuple[dict, list[Unknown]]:
+        callsign = _text(self.get(data, "callsign", str, "callsign", ""), 40)
+        document = {
+            "format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": pack_ref,
+            "name": _text(self.get(data, "name", str, "name", ""), 80) or callsign or "Imported pilot",
+            "callsign": callsign,
+            "ll": _clamp(self.get(data, "level", int, "level", 0), -1, 99),
+            "notes": self.get(data, "notes", str, "notes", "")[:4000],
+            "hase": self.hase(data),
+            "triggers": self.ranks(data, "skills", "skill", "skill trigger"),
+            "talents": self.ranks(data, "talents", "talent", "talent"),
+            "licences": self.ranks(data, "licenses", "frame", "licence"),
+            "core_bonuses": self.core_bonuses(data),
+            "gear": self.gear(data),
+            "mechs": [],
+        }
+        for m, mech in self.entries(data, "mechs", "mechs"):
+            loaded = self.mech(mech, f"mechs[{m}]", m)
+            if loaded is not None:
+                document["mechs"].append(loaded)
+        if self.problems:
+            raise BuildError(self.problems)
+        return document, self.unknown
+
+    # typed access ---------------------------------------------------------------------------------
+    def get(self, obj: dict, key: str, kind: type, path: str, default: Any = None) -> Any:
+        """obj[key] if it is of `kind`; null or missing is the default, any other type a problem."""
+        value = obj.get(key)
+        if value is None:
+            return default
+        found = _whole(value) if kind is int else value if isinstance(value, kind) else None
+        if found is not None:
+            return found
+        self.problem(path, f"should be {_KINDS[kind]}, not {_kind(value)}")
+        return default
+
+    def problem(self, path: str, message: str) -> None:
+        self.problems.append({"path": path, "message": message})
+
+    def entries(self, obj: dict, key: str, path: str) -> list[tuple[int, dict]]:
+        """The objects of a list field; null entries are COMP/CON's empty slots and skipped."""
+        found = []
+        for i, entry in enumerate(self.get(obj, key, list, path, [])):
+            if isinstance(entry, dict):
+                found.append((i, entry))
+            elif entry is not None:
+                self.problem(f"{path}[{i}]", f"should be an object, not {_kind(entry)}")
+        return found
+
+    def known(self, key: str, category: str, where: str) -> bool:
+        if self.catalogue.categories.get(key) == category:
+            return True
+        self.unknown.append(Unknown(key, where))
+        return False
+
+    def item_id(self, obj: dict, path: str) -> str:
+        key = self.get(obj, "id", str, f"{path}.id", "")
+        if obj.get("id") is None:
+            self.problem(f"{path}.id", "missing: every item names its id")
+        return key
+
+    # the pilot --------------------------------------------------------------------------------------
+    def hase(self, data: dict) -> dict[str, int]:
+        values = self.get(data, "mechSkills", list, "mechSkills", [])
+        hase = {}
+        for i, (name, value) in enumerate(zip(HASE, values)):
+            if _whole(value) is None:
+                self.problem(f"mechSkills[{i}]", f"should be a whole number, not {_kind(value)}")
+            elif value:
+                hase[name] = _clamp(_whole(value), 0, 99)
+        return hase
+
+    def ranks(self, data: dict, key: str, category: str, label: str) -> dict[str, int]:
+        ranks: dict[str, int] = {}
+        for i, entry in self.entries(data, key, key):
+            path = f"{key}[{i}]"
+            item, rank = self.item_id(entry, path), _clamp(self.get(entry, "rank", int, f"{path}.rank", 1), 0, 9)
+            if not item:
+                continue
+            if self.get(entry, "custom", bool, f"{path}.custom", False):
+                self.unknown.append(Unknown(item, f"{label} (a custom skill; packs hold no custom skills)"))
+            elif self.known(item, category, label) and rank:
+                ranks[item] = rank
+        return ranks
+
+    def core_bonuses(self, data: dict) -> list[str]:
+        found = []
+        for i, entry in enumerate(self.get(data, "core_bonuses", list, "core_bonuses", [])):
+            key = entry.get("id") if isinstance(entry, dict) else entry  # COMP/CON 3 writes objects
+            if not isinstance(key, str):
+                self.problem(f"core_bonuses[{i}]", "should be a CORE bonus id")
+            elif self.known(key, "core_bonus", "CORE bonus"):
+                found.append(key)
+        return found
+
+    def gear(self, data: dict) -> list[str]:
+        loadout, path = self.get(data, "loadout", dict, "loadout"), "loadout"
+        if loadout is None:  # COMP/CON 3: several loadouts, one active
+            loadouts = self.get(data, "loadouts", list, "loadouts", [])
+            index = _clamp(self.get(data, "active_index", int, "active_index", 0), 0, max(len(loadouts) - 1, 0))
+            path = f"loadouts[{index}]"
+            loadout = loadouts[index] if loadouts else {}
+            if not isinstance(loadout, dict):
+                self.problem(path, f"should be an object, not {_kind(loadout)}")
+                return []
+        found = []
+        for name in PILOT_GEAR_LISTS:
+            for i, entry in self.entries(loadout, name, f"{path}.{name}"):
+                key = self.item_id(entry, f"{path}.{name}[{i}]")
+                if key and self.known(key, "pilot_gear", "pilot gear"):
+                    found.append(key)
+        return found
+
+    # mechs ------------------------------------------------------------------------------------------
+    def mech(self, mech: dict, path: str, index: int) -> dict | None:
+        frame = self.get(mech, "frame", str, f"{path}.frame", "")
+        if mech.get("frame") in (None, ""):
+            self.problem(f"{path}.frame", "missing: a mech names its frame")
+        name = _text(self.get(mech, "name", str, f"{path}.name", ""), 80)
+        label = f"mech '{name or f'#{index + 1}'}'"
+        loadouts = self.get(mech, "loadouts", list, f"{path}.loadouts", [])
+        active = self.get(mech, "active_loadout_index", int, f"{path}.active_loadout_index", 0)
+        active = active if 0 <= active < len(loadouts) else 0
+        path = f"{path}.loadouts[{active}]"
+        loadout = loadouts[active] if loadouts else {}
+        if not isinstance(loadout, dict):
+            self.problem(path, f"should be an object, not {_kind(loadout)}")
+            return None
+        if not frame or not self.known(frame, "frame", f"{label} frame (the mech and its load-out were not imported)"):
+            return None
+        mounts = [self.mount(mount, f"{path}.mounts[{n}]", f"{label} mount {n + 1}")
+                  for n, mount in self.entries(loadout, "mounts", f"{path}.mounts")]
+        missing = len(self.catalogue.items[frame].mounts) - len(mounts)  # one entry per frame mount, in order
+        mounts += [{"weapons": [], "mods": [], "bracing": False}] * missing
+        self.extra_mounts(loadout, path, label)
+        systems = [key for s, entry in self.entries(loadout, "systems", f"{path}.systems")
+                   if (key := self.item_id(entry, f"{path}.systems[{s}]"))
+                   and self.known(key, "system", f"{label} system")]
+        return {"name": name or self.catalogue.items[frame].name, "frame": frame, "mounts": mounts, "systems": systems}
+
+    def extra_mounts(self, loadout: dict, path: str, label: str) -> None:
+        """Weapons on mounts a CORE bonus or talent adds are listed as left out, not dropped unsaid."""
+        for key, what in EXTRA_MOUNTS.items():
+            if key.startswith("extra"):
+                mounts = [(f"{path}.{key}[{n}]", m) for n, m in self.entries(loadout, key, f"{path}.{key}")]
+            else:
+                mounts = [(f"{path}.{key}", m)] if (m := self.get(loadout, key, dict, f"{path}.{key}")) else []
+            for mount_path, mount in mounts:
+                for weapon in self.mount(mount, mount_path, f"{label} {what}")["weapons"]:
+                    where = f"{label} {what} weapon (Hardpoint has only the frame's mounts)"
+                    self.unknown.append(Unknown(weapon, where))
+
+    def mount(self, mount: dict, path: str, label: str) -> dict:
+        weapons, mods = [], []
+        slots = [(f"{path}.{part}[{i}]", slot) for part in ("slots", "extra")
+                 for i, slot in self.entries(mount, part, f"{path}.{part}")]
+        for slot_path, slot in slots:
+            weapon = self.get(slot, "weapon", dict, f"{slot_path}.weapon")
+            if weapon is None:
+                continue
+            key, mod = self.item_id(weapon, f"{slot_path}.weapon"), self.mod(weapon, f"{slot_path}.weapon.mod")
+            if not key:
+                continue
+            if not self.known(key, "weapon", f"{label} weapon"):
+                if mod:
+                    self.unknown.append(Unknown(mod, f"{label} mod (left out with its weapon)"))
+                continue
+            weapons.append(key)
+            mods.append(mod if mod and self.known(mod, "mod", f"{label} mod") else None)
+        while mods and mods[-1] is None:
+            mods.pop()
+        # COMP/CON locks the mount a Superheavy weapon braces on ("SUPERHEAVY WEAPON BRACING" in its stat blocks).
+        bracing = self.get(mount, "lock", bool, f"{path}.lock", False) and not weapons
+        return {"weapons": weapons, "mods": mods, "bracing": bracing}
+
+    def mod(self, weapon: dict, path: str) -> str:
+        mod = weapon.get("mod")
+        if isinstance(mod, str):  # COMP/CON 1 named the mod by its id alone
+            return mod
+        if isinstance(mod, dict):
+            return self.item_id(mod, path)
+        self.get(weapon, "mod", dict, path)  # null is no mod; any other value is named as a problem
+        return ""
+
+
+def _kind(value: Any) -> str:
+    names = {bool: "true or false", int: "a number", float: "a number", str: "text", list: "a list",
+             dict: "an object", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _whole(value: Any) -> int | None:
+    """A JSON whole number (JavaScript may write 3 as 3.0), or None; true and false are no numbers here."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+def _text(value: str, limit: int) -> str:
+    """Names as Hardpoint shows them: plain text on one line, cut to its length."""
+    return " ".join(_FORBIDDEN.sub(" ", value).split())[:limit].strip()
+
+
+# --- Hardpoint → COMP/CON ---------------------------------------------------------------------------
+
+def to_compcon(document: dict, catalogue: Catalogue) -> dict:
+    """A pilot document as a COMP/CON pilot file (the v2 shape, which COMP/CON 2 and 3 both import), with fresh
+    ids: Hardpoint keeps no COMP/CON ids, so an export is a new pilot there, never an overwrite of one."""
+    pilot = parse_as(PilotBuild, document)
+    resolve(pilot, catalogue)
+    items = catalogue.items
+    ll = _clamp(pilot.ll, 0, c.MAX_LL)
+    gear: dict[str, list] = {"Armor": [], "Weapon": [], "Gear": []}
+    for key in pilot.gear:
+        gear[items[key].type].append(_equipment(key))
+    now = _js_date()
+    return {
+        "id": str(uuid.uuid4()), "level": pilot.ll, "callsign": pilot.callsign, "name": pilot.name,
+        "player_name": "", "status": "Active", "dead": False, "text_appearance": "", "notes": pilot.notes,
+        "history": "", "quirks": [], "background": "", "resistances": [], "portrait": "", "cloud_portrait": "",
+        # COMP/CON clamps a pilot's HP to its maximum; what it reads is the pilot's health now.
+        "current_hp": PILOT_HP + c.grit(ll),
+        "group": "", "sort_index": 0, "cc_ver": "", "isDeleted": False, "expireTime": "", "deleteTime": "",
+        "lastModified": now, "lastUpdate_cloud": "", "lastSync": "",
+        "skills": [{"id": k, "rank": r} for k, r in pilot.triggers.items()],
+        "talents": [{"id": k, "rank": r} for k, r in pilot.talents.items()],
+        "licenses": [{"id": k, "rank": r} for k, r in pilot.licences.items()],
+        "core_bonuses": list(pilot.core_bonuses),
+        "mechSkills": [pilot.hase.get(k, 0) for k in HASE],  # a beta-rules Targeting has no place here
+        "reserves": [], "orgs": [], "counter_data": [], "custom_counters": [], "brews": [],
+        # COMP/CON's pilot loadout has 1 armour, 2 weapon and 3 gear slots, empty ones null (PilotLoadout).
+        "loadout": {"id": str(uuid.uuid4()), "name": "Primary", "armor": _padded(gear["Armor"], 1),
+                    "weapons": _padded(gear["Weapon"], 2), "gear": _padded(gear["Gear"], 3),
+                    "extendedWeapons": [None], "extendedGear": [None, None]},
+        "mechs": [_mech(mech, pilot, catalogue, now) for mech in pilot.mechs],
+    }
+
+
+def _mech(mech, pilot: PilotBuild, catalogue: Catalogue, now: str) -> dict:
+    frame = catalogue.items[mech.frame]
+    stats = c.FrameStats(**{k: getattr(frame.stats, k) for k in c.FrameStats.__dataclass_fields__})
+    derived = {k: v for k, (v, _) in c.derived(stats, _clamp(pilot.ll, 0, c.MAX_LL), dict(pilot.hase)).items()}
+    mounts = [_mount(kind or "Main", loadout or MountLoadout(), catalogue)
+              for kind, loadout in zip_longest(frame.mounts, mech.mounts)]
+    return {
+        "id": str(uuid.uuid4()), "name": mech.name, "notes": "", "gm_note": "", "frame": mech.frame,
+        "active": False,
+        # COMP/CON reads these as the mech's state now: at or over its maximum is undamaged, HP 0 loses structure.
+        "current_structure": derived["structure"], "current_move": derived["speed"], "boost": 0,
+        "current_hp": derived["hp"], "overshield": 0, "current_stress": derived["stress"], "current_heat": 0,
+        "current_repairs": derived["repcap"], "current_overcharge": 0, "current_core_energy": 1,
+        "statuses": [], "conditions": [], "resistances": [], "reactions": [], "burn": 0, "destroyed": False,
+        "defeat": "", "activations": 1, "meltdown_imminent": False, "reactor_destroyed": False,
+        "core_active": False, "portrait": "", "cloud_portrait": "", "cc_ver": "", "lastModified": now,
+        "isDeleted": False, "expireTime": "", "deleteTime": "", "counter_data": [], "custom_counters": [],
+        "active_loadout_index": 0,
+        # No integratedSystems / integratedMounts: COMP/CON then fills them from the frame (MechLoadout.Deserialize).
+        "loadouts": [{"id": str(uuid.uuid4()), "name": "Primary",
+                      "systems": [_equipment(key) for key in mech.systems], "mounts": mounts,
+                      "improved_armament": _mount("Flex"), "superheavy_mounting": _mount("Superheavy"),
+                      "integratedWeapon": _mount("Aux"), "extraMounts": [], "extraIntegratedMounts": []}],
+    }
+
+
+def _mount(kind: str, loadout=None, catalogue: Catalogue | None = None) -> dict:
+    sizes, extra_sizes = SLOTS.get(kind, (["Main"], []))
+    slots = [{"size": size, "weapon": None} for size in sizes]
+    extra = [{"size": size, "weapon": None} for size in extra_sizes]
+    if loadout is not None:
+        left = sorted(zip(loadout.weapons, list(loadout.mods) + [None] * len(loadout.weapons)),
+                      key=lambda w: SIZES.index(catalogue.items[w[0]].mount))
+        for slot in slots + extra:  # the larger weapons first: a Main/Aux mount's Main slot gets the Main weapon
+            fitting = next((w for w in left if slot["size"] not in HOLDS
+                            or catalogue.items[w[0]].mount in HOLDS[slot["size"]]), None)
+            if fitting:
+                left.remove(fitting)
+                slot["weapon"] = _weapon(*fitting)
+        extra += [{"size": "Auxiliary", "weapon": _weapon(*w)} for w in left]  # kept, though no slot fits
+    return {"mount_type": kind, "lock": bool(loadout is not None and loadout.bracing and not loadout.weapons),
+            "slots": slots, "extra": extra, "bonus_effects": [], "modifiable": True}
+
+
+def _weapon(key: str, mod: str | None) -> dict:
+    return {**_equipment(key), "loaded": True, "mod": _equipment(mod) if mod else None, "maxUseOverride": 0,
+            "selectedProfile": 0}
+
+
+def _equipment(key: str) -> dict:
+    return {"id": key, "destroyed": False, "cascading": False, "note": "", "uses": 0, "flavorName": "",
+            "flavorDescription": "", "customDamageType": None}
+
+
+def _padded(entries: list, size: int) -> list:
+    return entries + [None] * (size - len(entries))
+
+
+def _js_date() -> str:
+    """Now as JavaScript's Date.toString() writes it, as COMP/CON stores `lastModified`."""
+    return datetime.now(timezone.utc).strftime("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
+
+
+read, write = from_compcon, to_compcon  # the ruleset's Exchange("compcon", ...) names them so
