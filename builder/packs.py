@@ -22,7 +22,7 @@ from .session import keep_pack, my_packs
 LONE_CSV = ("ruleset", "name", "version", "title", "category", "extends")
 
 
-# A game's own pack formats, by suffix: ".lcp (LANCER (beta mech combat))".
+# The games' own pack formats, each by its suffix and the ruleset that reads it.
 GAME_FORMATS = ", ".join(f"{suffix} ({ruleset.name})" for ruleset in ACTIVE.values() for suffix in ruleset.pack_readers)
 
 

@@ -83,7 +83,7 @@ def test_items_unknown_category_is_400_with_reason(client, packs):
     assert "teleporter" in body["reason"]
 
 
-@pytest.mark.parametrize("key", ["no-such-game", "lancer"])
+@pytest.mark.parametrize("key", ["no-such-game", "ember"])
 def test_items_unknown_or_inactive_ruleset_is_404_json(client, packs, key):
     assert_json_error(client.get(f"/api/rulesets/{key}/items"), 404)
 

@@ -1,7 +1,7 @@
-"""`manage.py import_compcon FILE`: a COMP/CON pilot export saved as a LANCER pilot (see import_build)."""
+"""`manage.py import_compcon FILE`: a pilot exported from COMP/CON saved as a build (see import_build)."""
 from .import_build import Command as ImportBuild
 
 
 class Command(ImportBuild):
-    help = "Import a pilot exported from COMP/CON as a Hardpoint LANCER pilot with its mechs."
+    help = "Import a pilot exported from COMP/CON, with its mechs, as a Hardpoint build."
     format = "compcon"

@@ -120,11 +120,12 @@ class FrameStats:
     stress: int = BASE_STRESS
 
 
-def derived(frame: FrameStats, ll: int, hase: dict[str, int], grit_reading: str = "ceil") -> dict[str, tuple[int, str]]:
+def derived(frame: FrameStats, ll: int, hase: dict[str, int], grit_reading: str = "ceil",
+            armor_cap: int = MAX_ARMOR) -> dict[str, tuple[int, str]]:
     """L-B08: the mech's statistics from its frame and pilot, each with its computation."""
     g = grit(ll, grit_reading)
     h, a, s, e = (hase.get(k, 0) for k in HASE)
-    armor = min(frame.armor, MAX_ARMOR)
+    armor = min(frame.armor, armor_cap)
     return {
         "hp": (frame.hp + g + 2 * h, f"frame {frame.hp} + Grit {g} + 2 × Hull {h}"),
         "repcap": (frame.repcap + h // 2, f"frame {frame.repcap} + ⌊Hull {h} / 2⌋"),
@@ -136,7 +137,7 @@ def derived(frame: FrameStats, ll: int, hase: dict[str, int], grit_reading: str 
         "heatcap": (frame.heatcap + e, f"frame {frame.heatcap} + Engineering {e}"),
         "limited_bonus": (e // 2, f"⌊Engineering {e} / 2⌋ more uses of Limited systems and weapons"),
         "save": (frame.save + g, f"frame {frame.save} + Grit {g}"),
-        "armor": (armor, f"frame {frame.armor}, at most {MAX_ARMOR}"),
+        "armor": (armor, f"frame {frame.armor}, at most {armor_cap}"),
         "structure": (frame.structure, "frame"),
         "stress": (frame.stress, "frame"),
     }

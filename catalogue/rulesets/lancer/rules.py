@@ -84,7 +84,7 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
     items = catalogue.items
     frame = items[mech.frame]
     stats = c.FrameStats(**{k: getattr(frame.stats, k) for k in c.FrameStats.__dataclass_fields__})
-    derived = c.derived(stats, ll, dict(pilot.hase), grit_reading)
+    derived = c.derived(stats, ll, dict(pilot.hase), grit_reading, setting(OPTIONS, pilot, "armor-cap"))
     path = f"mechs[{index}]"
     if len(mech.mounts) != len(frame.mounts):
         report.add("L-B09", "error", f"{path}.mounts",
