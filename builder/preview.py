@@ -56,6 +56,13 @@ def attacker(request, page: KindPage):
 
 def run(page: KindPage, checked, request: dict) -> dict:
     result = page.preview(checked, request)
-    for attack in result.get("attacks", []):
+    for attack in attacks_in(result):
         attack["chart"] = distribution_chart(attack)
     return result
+
+
+def attacks_in(result: dict) -> list[dict]:
+    """The result's `attacks`, and those of each group a kind lists them in (a pilot's mechs)."""
+    groups = [result] + [group for value in result.values() if isinstance(value, list)
+                         for group in value if isinstance(group, dict) and "attacks" in group]
+    return [attack for group in groups for attack in group.get("attacks", [])]

@@ -46,7 +46,7 @@ def test_lancer_armor_cap(starter):
 def turn_heat(starter, reading):
     catalogue, docs = starter
     report = rules.validate(docs["Ilse Marrow"], catalogue)
-    return engine.odds(docs["Ilse Marrow"], catalogue, 4, report.detail["mechs"][0], engine.Target(),
+    return engine.odds(docs["Ilse Marrow"], catalogue, 4, 0, report.detail["mechs"][0], engine.Target(),
                        engine.Situation(overcharge=True, overcharges=3),
                        {"accuracy": "d6", "crit-dice": "whole", "overcharge": reading})["turn"]["expected_heat"]
 

@@ -29,8 +29,8 @@ def odds(starter, pilot, mech=0, readings=DEFAULTS, **fields):
     document = docs[pilot]
     report = rules.validate(document, catalogue)
     target = engine.Target(**{k: v for k, v in fields.items() if k in engine.Target.model_fields})
-    situation = engine.Situation(mech=mech, **{k: v for k, v in fields.items() if k in engine.Situation.model_fields})
-    return engine.odds(document, catalogue, report.stats["grit"].value, report.detail["mechs"][mech], target,
+    situation = engine.Situation(**{k: v for k, v in fields.items() if k in engine.Situation.model_fields})
+    return engine.odds(document, catalogue, report.stats["grit"].value, mech, report.detail["mechs"][mech], target,
                        situation, readings)
 
 

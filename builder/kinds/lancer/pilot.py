@@ -132,17 +132,14 @@ class Page(KindPage):
     previews = True
 
     def preview_context(self, request, document, build) -> dict[str, Any]:
-        mechs = [(i, m.get("name", f"Mech {i + 1}")) for i, m in enumerate(document.get("mechs", []))]
-        return {**super().preview_context(request, document, build), "mech_choices": mechs,
-                "cover_choices": engine.COVER}
+        return {**super().preview_context(request, document, build), "cover_choices": engine.COVER}
 
     def preview_request(self, fields) -> dict[str, Any]:
         target = {"evasion": forms.whole_number(fields, "evasion", 8, 0, 40),
                   "edef": forms.whole_number(fields, "edef", 8, 0, 40),
                   "armor": forms.whole_number(fields, "armor", 0, 0, 10),
                   **{flag: fields.get(flag) == "on" for flag in engine.TARGET_FLAGS}}
-        situation = {"mech": forms.whole_number(fields, "mech", 0, 0, MAX_MECHS - 1),
-                     "cover": forms.choice(fields, "cover", engine.COVER, "none"),
+        situation = {"cover": forms.choice(fields, "cover", engine.COVER, "none"),
                      "accuracy": forms.whole_number(fields, "accuracy", 0, 0, 6),
                      "difficulty": forms.whole_number(fields, "difficulty", 0, 0, 6),
                      "bonus_damage": forms.whole_number(fields, "bonus_damage", 0, 0, 20),
@@ -151,19 +148,24 @@ class Page(KindPage):
         return {"target": target, "situation": situation}
 
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
-        """Every weapon of the chosen mech against the target the request describes."""
+        """Every weapon of every mech (or the one `situation.mech` names) against the target the request describes."""
         if not isinstance(request, dict) or not set(request) <= {"target", "situation"}:
             raise forms.problem("(request)", 'send {"attacker": ..., "target": {...}, "situation": {...}}')
         target = situation_of(engine.Target, request, "target")
         situation = situation_of(engine.Situation, request)
         mechs = checked.report.detail.get("mechs", [])
-        if situation.mech >= len(mechs):
-            raise forms.problem("situation.mech", "the pilot has no mech there; add a mech first")
+        if not mechs:
+            raise forms.problem("attacker.mechs", "the pilot has no mech yet; add one first")
+        if situation.mech is not None and situation.mech >= len(mechs):
+            raise forms.problem("situation.mech", f"the pilot has {len(mechs)} mech{'s' if len(mechs) > 1 else ''}; "
+                                                  f"count from 0")
         house = checked.document.get("house_rules", {})
         readings = {key: house.get(key, OPTIONS[key].default) for key in ("accuracy", "crit-dice", "overcharge")}
-        return {"attacker": checked.document["name"],
-                **engine.odds(checked.document, checked.catalogue, checked.report.stats["grit"].value,
-                              mechs[situation.mech], target, situation, readings),
+        chosen = range(len(mechs)) if situation.mech is None else [situation.mech]
+        grit = checked.report.stats["grit"].value
+        return {"attacker": checked.document["name"], "grit": grit,
+                "mechs": [engine.odds(checked.document, checked.catalogue, grit, i, mechs[i], target, situation, readings)
+                          for i in chosen],
                 "target": target.model_dump(), "situation": situation.model_dump()}
 
 

@@ -126,7 +126,7 @@ class Target(BaseModel):
 class Situation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    mech: int = Field(0, ge=0, le=11)
+    mech: int | None = Field(None, ge=0, le=11)  # one mech by its place, or every mech of the pilot
     cover: Literal["none", "light", "heavy"] = "none"
     accuracy: int = Field(0, ge=0, le=6)  # from talents and systems the preview does not read
     difficulty: int = Field(0, ge=0, le=6)
@@ -137,10 +137,10 @@ class Situation(BaseModel):
     overcharges: int = Field(0, ge=0, le=4)  # Overcharges already taken since the last full repair
 
 
-def odds(document: dict[str, Any], catalogue, grit: int, mech_detail: dict[str, Any], target: Target,
+def odds(document: dict[str, Any], catalogue, grit: int, index: int, mech_detail: dict[str, Any], target: Target,
          situation: Situation, readings: dict[str, str]) -> dict[str, Any]:
-    """Each weapon of the mech against the target, then its best turn with the heat it costs."""
-    mech = document["mechs"][situation.mech]
+    """Each weapon of the pilot's mech at `index` against the target, then its best turn with the heat it costs."""
+    mech = document["mechs"][index]
     weapons = [catalogue.items[key] for mount in mech["mounts"] for key in mount["weapons"]]
     attacks = [weapon_odds(w.name, w.mount, w.type, w.damage, w.tags, grit, target, situation, readings)
                for w in weapons]
