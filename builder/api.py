@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import wraps
+from pathlib import PurePosixPath
 from typing import Any
 
 from django.conf import settings
@@ -236,7 +237,8 @@ def packs(request, token: str | None = None):
     """Upload a user pack (POST /api/packs) or publish a new version of one (POST /api/packs/<edit token>).
 
     The body is the pack itself (YAML, zip, or one CSV with its header in the query: name, version, ruleset,
-    title, category) or multipart/form-data with `file` and those fields. 201 when loaded, 200 when that
+    title, category; `filename` names a game's own format, kit.lcp) or multipart/form-data with `file` and those
+    fields. 201 when loaded, 200 when that
     version was already loaded with the same content; 422 names every problem; nothing is saved on an error.
     """
     if token is not None:
@@ -252,7 +254,9 @@ def packs(request, token: str | None = None):
             raise ApiError(413, f"a pack is at most {MAX_UPLOAD} bytes")
         raw, filename, fields = upload.read(), upload.name, request.POST
     elif request.content_type in RAW_UPLOADS:
-        raw, filename, fields = request.read(MAX_UPLOAD + 1), RAW_UPLOADS[request.content_type], request.GET
+        # `?filename=kit.lcp` names the file, whose suffix picks the reader (a game's own zip format).
+        named = PurePosixPath(str(request.GET.get("filename", ""))[:100]).name
+        raw, filename, fields = request.read(MAX_UPLOAD + 1), named or RAW_UPLOADS[request.content_type], request.GET
         if len(raw) > MAX_UPLOAD:
             raise ApiError(413, f"a pack is at most {MAX_UPLOAD} bytes")
     else:

@@ -5,7 +5,13 @@ import json
 import zipfile
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 
+from builder import store
+from builder.kinds import PAGES
+from builder.models import Build
+from catalogue.models import Pack
 from catalogue.rulesets import RULESETS
 from catalogue.rulesets.base import PackError, PackUnreadable
 from catalogue.rulesets.packs import read_upload
@@ -110,3 +116,61 @@ def test_an_lcp_without_a_manifest_is_refused():
         archive.writestr("weapons.json", json.dumps([WEAPON]))
     with pytest.raises(PackError, match="lcp_manifest.json: missing"):
         read(buffer.getvalue())
+
+
+# --- through the site: the upload form, POST /api/packs and load_pack ----------------------------------------------
+
+ADDON = {"name": "Gull Works", "author": "us", "version": "0.2", "description": "A kit on the starter.",
+         "dependencies": [{"name": "lancer-starter", "version": "^1.0.0"}]}
+GULL_FRAME = {**FRAME, "id": "mf_gull", "name": "Gull", "license_id": "mf_gull",
+              "core_system": {**FRAME["core_system"], "deployables": [{"name": "Beacon", "size": 0.5}]}}
+GULL_GUN = {**WEAPON, "id": "mw_gull_gun", "name": "Gull Gun", "license_id": "mf_gull", "license_level": 1}
+
+
+@pytest.mark.django_db
+def test_an_lcp_on_the_starter_uploads_through_the_api_and_builds(client, packs):
+    raw = lcp(ADDON, frames_json=[GULL_FRAME], weapons_json=[GULL_GUN], npc_features_json=[])
+    response = client.post("/api/packs?filename=gull.lcp", raw, content_type="application/zip")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["pack"] == "gull-works@0.2.0" and body["extends"] == "lancer-starter@1.0.0" and body["items"] == 2
+    pilot = {"format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": "gull-works@0.2.0",
+             "name": "Tern", "ll": 2, "hase": {"hull": 2, "agility": 2},
+             "triggers": {"sk_spot": 1, "sk_survive": 1, "sk_patch": 2, "sk_resist": 2},
+             "talents": {"t_iron_nerve": 2, "t_long_watch": 2, "t_quartermaster": 1}, "licences": {"mf_gull": 2},
+             "mechs": [{"name": "Gull 1", "frame": "mf_gull", "mounts": [{"weapons": ["mw_gull_gun"]}, {}],
+                        "systems": ["ms_patch_kit"]}]}
+    saved = client.post("/api/builds", pilot, content_type="application/json")
+    assert saved.status_code == 201 and saved.json()["report"]["legal"], saved.content
+    share = client.get(f"/s/{saved.json()['share_id']}/").content.decode()
+    assert "Gull Gun" in share and "Field Patch Kit" in share  # its own items and the starter's
+    assert "y pos: 20" in share and "Burst: deployables: [{&quot;name&quot;: &quot;Beacon&quot;" in share
+    build = Build.objects.get(share_id=saved.json()["share_id"])
+    sheet = " ".join(PAGES["lancer", "pilot"].sheet_sections(build, store.check_saved(build), "/s/x/")[1].split())
+    assert "on hit: rich text the engine does not model" in sheet and "Quick: synergies:" in sheet
+
+
+@pytest.mark.django_db
+def test_a_broken_lcp_is_refused_naming_every_entry_and_nothing_is_saved(client, packs):
+    bad_gun = {**GULL_GUN, "damage": [{"type": "Psychic", "val": 3}]}
+    raw = lcp(ADDON, frames_json=[{**GULL_FRAME, "mounts": ["Shoulder"]}], weapons_json=[bad_gun, {"name": "no id"}])
+    upload = client.post("/packs/", {"file": SimpleUploadedFile("gull.lcp", raw, content_type="application/zip")})
+    html = upload.content.decode()
+    assert upload.status_code == 422 and "Nothing was loaded" in html
+    for words in ("gull.lcp/frames.json id &#x27;mf_gull&#x27;", "mounts", "gull.lcp/weapons.json id &#x27;mw_gull_gun&#x27;",
+                  "damage", "gull.lcp/weapons.json id &#x27;?&#x27;"):
+        assert words in html, words
+    missing = client.post("/api/packs?filename=gull.lcp", lcp({**ADDON, "dependencies": [{"name": "Long Rim", "version": "*"}]},
+                                                              weapons_json=[GULL_GUN]), content_type="application/zip")
+    assert missing.status_code == 422 and "no loaded pack meets long-rim *" in json.dumps(missing.json())
+    assert not Pack.objects.filter(name="gull-works").exists()
+
+
+@pytest.mark.django_db
+def test_load_pack_reads_an_lcp(packs, tmp_path):
+    path = tmp_path / "gull.lcp"
+    path.write_bytes(lcp(ADDON, frames_json=[GULL_FRAME], weapons_json=[GULL_GUN]))
+    out = io.StringIO()
+    call_command("load_pack", str(path), stdout=out)
+    printed = json.loads(out.getvalue())
+    assert printed["pack"] == "gull-works@0.2.0" and printed["extends"] == "lancer-starter@1.0.0"

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.template.loader import render_to_string
+from pydantic import BaseModel
 
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.lancer import construction as c
@@ -235,7 +236,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                            "slots": [{"w": w, "weapon": weapon, "mod": items.get(mod) if mod else None,
                                       "licence": licence_label(weapon, frames),
                                       "threat": any(r.type == "Threat" for r in weapon.range),
-                                      "tags": tag_text(weapon, catalogue),
+                                      "tags": tag_text(weapon, catalogue), "kept": shown_as_text(weapon),
                                       "uses": range(limited(weapon, detail))}
                                      for w, (weapon, mod) in enumerate(zip(weapons, mods))],
                            "free_slots": range(len(weapons), slots(kind)) if not any(
@@ -246,7 +247,8 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                     "tags": tag_text(items[k], catalogue)}
                    for s, k in enumerate(mech["systems"])]
         value = {k: v["value"] for k, v in detail["stats"].items()}
-        mechs.append({"index": m, "mech": mech, "frame": frame, "mounts": mounts, "systems": systems,
+        mechs.append({"index": m, "mech": mech, "frame": frame, "frame_kept": shown_as_text(frame), "mounts": mounts,
+                      "systems": systems,
                       "stats": [(STAT_LABELS[k], detail["stats"][k]) for k in MECH_STATS],
                       "hp_boxes": range(value["hp"]), "heat_boxes": range(value["heatcap"]),
                       "structure_boxes": range(value["structure"]), "stress_boxes": range(value["stress"]),
@@ -312,7 +314,15 @@ def tag_text(item, catalogue) -> str:
     return ", ".join(names)
 
 
-def shown_as_text(item) -> list[tuple[str, str]]:
-    """The LCP fields Hardpoint does not model (actions, deployables, bonuses), kept and printed as text."""
-    return [(key.replace("_", " "), value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)[:600])
-            for key, value in item.kept().items()]
+def shown_as_text(item, prefix: str = "") -> list[tuple[str, str]]:
+    """The LCP fields Hardpoint does not model (actions, deployables, synergies), kept and printed as text: the
+    item's own, and those of its nested parts (a frame's CORE system and traits)."""
+    found = [(f"{prefix}{key.replace('_', ' ')}", value if isinstance(value, str) else
+              json.dumps(value, ensure_ascii=False)[:600]) for key, value in (item.model_extra or {}).items()]
+    for name in type(item).model_fields:
+        value = getattr(item, name)
+        parts = value if isinstance(value, list) else [value]
+        for part in parts:
+            if isinstance(part, BaseModel) and part.model_extra is not None:
+                found += shown_as_text(part, f"{prefix}{getattr(part, 'name', name.replace('_', ' '))}: ")
+    return found
