@@ -81,6 +81,11 @@ def test_f33_invisibility_halves_every_hit_before_the_roll():
     assert seen["p_hit"] == pytest.approx(.5) and seen["expected_damage"] == pytest.approx(2)
 
 
+def test_worked_example_4_a_larger_mech_passes_through_a_smaller_one():
+    assert movement.passes_through(1, 0.5) and movement.passes_through(2, 1)
+    assert not movement.passes_through(1, 1) and not movement.passes_through(0.5, 1)
+
+
 def test_worked_example_5_a_size_1_mech_jumps_one_space_high():
     assert movement.jump(1, 6) == (3, 1)
 

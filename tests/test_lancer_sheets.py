@@ -60,6 +60,8 @@ def test_l_r14_size_and_footprint(examples):
     choir, seawall = sheets(examples["Ilse Marrow"])[1:]
     assert "Size 3: 3×3 spaces" in text(choir) and "Size 2: 2×2 spaces" in text(seawall)
     assert "jumps up to 1 across and 3 up" in text(choir)  # Speed 3 (Agility 1 adds nothing)
+    assert "moves through and ignores engagement from size ½, 1, 2" in text(choir)
+    assert "every character obstructs it" not in text(choir)
 
 
 def test_l_r18_l_b08_repair_heat_and_hp_boxes_match_the_derived_stats(examples):

@@ -300,7 +300,8 @@ def moves(size: float, speed: int) -> dict[str, Any]:
     drag, lift = movement.drag_and_lift(size)
     side = math.ceil(size)
     return {"size": "½" if size == 0.5 else f"{size:g}", "footprint": f"{side}×{side}", "jump_across": across,
-            "jump_up": f"{up:g}" if up >= 1 else "½", "drag": f"{drag:g}", "lift": "½" if lift == 0.5 else f"{lift:g}"}
+            "jump_up": f"{up:g}" if up >= 1 else "½", "drag": f"{drag:g}", "lift": "½" if lift == 0.5 else f"{lift:g}",
+            "through": [("½" if s == 0.5 else f"{s:g}") for s in movement.SIZES if movement.passes_through(size, s)]}
 
 
 def tag_text(item, catalogue) -> str:

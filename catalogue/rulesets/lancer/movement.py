@@ -5,11 +5,18 @@ from __future__ import annotations
 import math
 
 MAX_FALL = 12  # F18: falling damage stops growing at 12
+SIZES = (0.5, 1, 2, 3, 4, 5)  # L-R14
 
 
 def footprint(size: float) -> int:
     """F22: a mech covers ⌈size⌉ × ⌈size⌉ spaces (size ½ still takes one)."""
     return math.ceil(size) ** 2
+
+
+def passes_through(size: float, other: float) -> bool:
+    """L-R14 (L169-171): a larger character ignores a smaller one as an obstruction and its engagement; one the
+    same size or larger stops it."""
+    return size > other
 
 
 def jump(size: float, speed: int) -> tuple[int, float]:
