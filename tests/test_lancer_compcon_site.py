@@ -42,8 +42,8 @@ def exported():
         "talents": [{"id": "t_skirmishers_rhythm", "rank": 2}, {"id": "t_blade_dancer", "rank": 2},
                     {"id": "t_iron_nerve", "rank": 2}],
         "licenses": [{"id": "mf_sabrejay", "rank": 2}, {"id": "mf_wren", "rank": 1}],
-        "core_bonuses": ["cb_vantage_optics"],
-        "loadout": {"id": "l1", "name": "Primary", "armor": [{"id": "pa_light_hardsuit", "destroyed": False}],
+        "core_bonuses": ["cb_commons_overbuild"],
+        "loadout": {"id": "l1", "name": "Primary", "armor": [{"id": "pa_quilted_flightsuit", "destroyed": False}],
                     "weapons": [{"id": "pw_shock_baton"}, None], "gear": [{"id": "pg_grapple_line"}, None, None],
                     "extendedWeapons": [], "extendedGear": []},
         "mechs": [

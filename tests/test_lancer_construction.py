@@ -165,3 +165,13 @@ def test_l_b13_licence_gating_of_the_frame_and_its_gear():
     codes = mech_codes([c.Mount("Main", [gated])])
     assert "L-B13" in codes
     assert "L-B13" in mech_codes([], licences={})  # the frame itself needs Kite 2
+
+
+def test_l_b07_a_core_bonus_needs_three_ranks_in_its_makers_frames():
+    from types import SimpleNamespace as Item
+    frames = [Item(key="drover", source="CMF", license_level=0), Item(key="kite", source="VNT", license_level=2),
+              Item(key="jay", source="VNT", license_level=2)]
+    optics, overbuild = Item(name="Optics", source="VNT"), Item(name="Overbuild", source="CMF")
+    assert c.check_core_bonuses([optics], {"kite": 2, "jay": 1}, frames) == []  # 3 ranks across two frames
+    short = c.check_core_bonuses([overbuild, optics], {"kite": 2}, frames)
+    assert [(i.code, i.path) for i in short] == [("L-B07", "core_bonuses[1]")] and "has 2" in short[0].message

@@ -95,6 +95,24 @@ def check_pilot(pilot: Pilot, skills: tuple[str, ...] = HASE) -> list[Issue]:
     return issues
 
 
+CORE_BONUS_RANKS = 3  # L-B07: licence ranks a pilot needs among a manufacturer's frames for its CORE bonuses
+
+
+def check_core_bonuses(bonuses: list, licences: dict[str, int], frames: list) -> list[Issue]:
+    """L-B07: a CORE bonus needs 3 licence ranks among its manufacturer's frames; the generic maker's (the one
+    with a licence-free frame) are open to all."""
+    free = {f.source for f in frames if not f.license_level}
+    issues = []
+    for i, bonus in enumerate(bonuses):
+        if bonus.source in free:
+            continue
+        ranks = sum(licences.get(f.key, 0) for f in frames if f.source == bonus.source)
+        if ranks < CORE_BONUS_RANKS:
+            issues.append(Issue("L-B07", f"core_bonuses[{i}]", f"{bonus.name} ({bonus.source}) needs {CORE_BONUS_RANKS} "
+                                                             f"licence ranks among {bonus.source} frames; the pilot has {ranks}."))
+    return issues
+
+
 def trigger_bonus(rank: int) -> int:
     """L-B04: +2 a rank, so +2, +4 or +6."""
     return TRIGGER_BONUS * rank

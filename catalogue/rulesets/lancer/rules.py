@@ -57,7 +57,9 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
     advancement = c.Pilot(pilot.ll, dict(pilot.hase), dict(pilot.triggers), dict(pilot.talents),
                           dict(pilot.licences), list(pilot.core_bonuses))
     skills = c.BETA_SKILLS if setting(OPTIONS, pilot, "mech-skills") == "beta-five" else c.HASE
-    for issue in c.check_pilot(advancement, skills):
+    frames = [item for item in catalogue.items.values() if isinstance(item, Frame)]
+    for issue in c.check_pilot(advancement, skills) + c.check_core_bonuses(
+            [catalogue.items[k] for k in pilot.core_bonuses], dict(pilot.licences), frames):
         report.add(issue.code, "error", issue.path, issue.message)
     ll = max(0, min(pilot.ll, c.MAX_LL))
     reading = setting(OPTIONS, pilot, "grit")
