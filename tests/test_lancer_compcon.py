@@ -11,6 +11,7 @@ from catalogue.rulesets.base import BuildError, Catalogue
 from catalogue.rulesets.lancer import rules
 from catalogue.rulesets.lancer.compcon import MAX_BYTES, from_compcon, to_compcon
 from catalogue.rulesets.lancer.schema import CATEGORIES
+from tests.lancer_factory import catalogue_of
 
 PACK = "lancer-test@1.0.0"
 
@@ -48,12 +49,7 @@ ITEMS = {
 
 @pytest.fixture(scope="module")
 def cat():
-    items, categories = {}, {}
-    for category, entries in ITEMS.items():
-        for entry in entries:
-            item = CATEGORIES[category].model_validate(entry)
-            items[item.key], categories[item.key] = item, category
-    return Catalogue("lancer", PACK, items, categories, "Test")
+    return catalogue_of(ITEMS, PACK)
 
 
 # --- a COMP/CON export, as the app writes it (v2 shape: Pilot.Serialize and its controllers) --------------

@@ -3,25 +3,19 @@ LANCER pilot from a COMP/CON export, list the ids no loaded pack knows, and refu
 saved pilot exports back. The example pilots round-trip through COMP/CON's shape."""
 import io
 import json
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from builder.models import Build
-from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.lancer import compcon, rules
-from catalogue.rulesets.packs import read_pack
+from tests import lancer_factory
 
-STARTER = Path(rules.__file__).parent / "data" / "starter.yaml"
 CHOSEN = ("ll", "hase", "triggers", "talents", "licences", "core_bonuses", "gear")
 
 @pytest.fixture(scope="module")
 def starter():
-    data = read_pack(STARTER, ACTIVE)
-    docs = {e["name"]: {"format": "hardpoint.build/1", "ruleset": "lancer", "pack": data.header.ref, **e}
-            for e in data.examples}
-    return data.catalogue, docs
+    return lancer_factory.starter()
 
 
 def weapon(key, mod=None):

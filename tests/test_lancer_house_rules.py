@@ -1,23 +1,18 @@
 """Each LANCER house rule does what it says, one test per option (the beta chapter against 1.0), on the starter
 pack's example pilots."""
-from pathlib import Path
 
 import pytest
 
-from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.lancer import preview as engine
 from catalogue.rulesets.lancer import rules
-from catalogue.rulesets.packs import read_pack
+from tests import lancer_factory
 from tests.test_lancer_sheets import sheets, text
 
-STARTER = Path(rules.__file__).parent / "data" / "starter.yaml"
 
 
 @pytest.fixture(scope="module")
 def starter():
-    data = read_pack(STARTER, ACTIVE)
-    return data.catalogue, {e["name"]: {"format": "hardpoint.build/1", "ruleset": "lancer", "pack": data.header.ref,
-                                        **e} for e in data.examples}
+    return lancer_factory.starter()
 
 
 def checked(starter, name, **house):

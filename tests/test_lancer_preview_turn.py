@@ -1,27 +1,21 @@
 """The LANCER preview on the starter pack's example pilots: each weapon's odds and damage against a target, the
 turn's Barrage and Overcharge with its heat, and the rules the preview follows, by rule ID."""
-from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.lancer import construction as c
 from catalogue.rulesets.lancer import preview as engine
 from catalogue.rulesets.lancer import rules
 from catalogue.rulesets.lancer.schema import Range, Weapon
-from catalogue.rulesets.packs import read_pack
+from tests import lancer_factory
 
-STARTER = Path(rules.__file__).parent / "data" / "starter.yaml"
 DEFAULTS = {"accuracy": "d6", "crit-dice": "whole", "overcharge": "1.0"}
 
 
 @pytest.fixture(scope="module")
 def starter():
-    data = read_pack(STARTER, ACTIVE)
-    docs = {e["name"]: {"format": "hardpoint.build/1", "ruleset": "lancer", "pack": data.header.ref, **e}
-            for e in data.examples}
-    return data.catalogue, docs
+    return lancer_factory.starter()
 
 
 def odds(starter, pilot, mech=0, readings=DEFAULTS, **fields):

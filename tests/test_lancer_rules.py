@@ -5,6 +5,7 @@ import pytest
 from catalogue.rulesets.base import BuildError, Catalogue, Linked
 from catalogue.rulesets.lancer import rules
 from catalogue.rulesets.lancer.schema import CATEGORIES
+from tests.lancer_factory import catalogue_of
 
 ITEMS = {
     "frame": [{"id": "kite", "name": "Kite", "license_level": 2, "license_id": "kite", "mechtype": ["Striker"],
@@ -30,12 +31,7 @@ ITEMS = {
 
 @pytest.fixture(scope="module")
 def cat():
-    items, categories = {}, {}
-    for category, entries in ITEMS.items():
-        for entry in entries:
-            item = CATEGORIES[category].model_validate(entry)
-            items[item.key], categories[item.key] = item, category
-    return Catalogue("lancer", "lancer-test@1.0.0", items, categories, "Test")
+    return catalogue_of(ITEMS)
 
 
 def pilot(**fields):

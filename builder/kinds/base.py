@@ -41,6 +41,8 @@ class KindPage:
     # The meters the sticky summary under the name always shows, with a short label; any meter over its limit
     # shows there too.
     summary_meters: dict[str, str] = {}
+    # The preview form's on/off conditions, by group: (legend, ((field, label, checked at first), ...)).
+    preview_flags: tuple[tuple[str, tuple[tuple[str, str, bool], ...]], ...] = ()
 
     def __init__(self, ruleset: Ruleset, kind: Kind):
         self.ruleset, self.kind = ruleset, kind
@@ -215,6 +217,13 @@ def token_stand_in() -> str:
     """Stands for the form token in a kept share page: the same in every process of a site (the secret key's),
     and no text a visitor could guess and type into a build."""
     return salted_hmac("hardpoint.share-page", "form-token").hexdigest()
+
+
+def target_and_situation(request: Any, target: type[BaseModel], situation: type[BaseModel]) -> tuple[Any, Any]:
+    """A preview request of a described target and a situation, each read by the engine's model."""
+    if not isinstance(request, dict) or not set(request) <= {"target", "situation"}:
+        raise BuildError([{"path": "(request)", "message": 'send {"attacker": ..., "target": {...}, "situation": {...}}'}])
+    return situation_of(target, request, "target"), situation_of(situation, request)
 
 
 def situation_of(model: type[BaseModel], request: dict[str, Any], key: str = "situation") -> Any:

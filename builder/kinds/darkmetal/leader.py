@@ -32,6 +32,10 @@ PREVIEW_READINGS = (("range_step", "range-step"), ("aim", "aim-dice"), ("close_r
 
 
 class Page(KindPage):
+    preview_flags = (("Situation", (("close_combat", "in Close Combat", False), ("aimed", "Aimed", False),
+                                    ("dodging", "target Dodging (+2)", False), ("dashing", "target Dashing (+1)", False),
+                                    ("close_range", 'under 3" (−1, A-20)', False),
+                                    ("undetected", "undetected first strike (a 10)", False))),)
     previews = True
     summary_meters = {"trait_rep": "Traits", "gear_rep": "Gear", "arp": "ARP"}
 

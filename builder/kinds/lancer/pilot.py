@@ -24,7 +24,7 @@ from catalogue.rulesets.lancer.schema import CoreBonus, Frame, PilotGear, Skill,
 
 from ... import forms
 from ...charts import qr_data_uri
-from ..base import KindPage, situation_of
+from ..base import KindPage, target_and_situation
 
 MAX_MECHS, MAX_SYSTEMS, MAX_LIST = 12, 24, 12
 SIZES = ("Auxiliary", "Main", "Heavy", "Superheavy")
@@ -54,6 +54,11 @@ def licence_label(item, frames: dict[str, Frame]) -> str:
 
 
 class Page(KindPage):
+    preview_flags = (("Target", (("resistant", "resistant", False), ("braced", "braced", False),
+                                 ("shredded", "shredded", False), ("invisible", "invisible", False),
+                                 ("prone", "prone", False), ("stunned", "stunned", False), ("lock_on", "Lock On", False))),
+                     ("Attacker", (("engaged", "engaged", False), ("impaired", "impaired", False),
+                                   ("overcharge", "Overcharge this turn", False))))
     summary_meters = {"hase": "HASE", "talents": "Talents", "licences": "Licences"}
 
     def describe(self, document: dict[str, Any]) -> str:
@@ -150,10 +155,7 @@ class Page(KindPage):
 
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
         """Every weapon of every mech (or the one `situation.mech` names) against the target the request describes."""
-        if not isinstance(request, dict) or not set(request) <= {"target", "situation"}:
-            raise forms.problem("(request)", 'send {"attacker": ..., "target": {...}, "situation": {...}}')
-        target = situation_of(engine.Target, request, "target")
-        situation = situation_of(engine.Situation, request)
+        target, situation = target_and_situation(request, engine.Target, engine.Situation)
         mechs = checked.report.detail.get("mechs", [])
         if not mechs:
             raise forms.problem("attacker.mechs", "the pilot has no mech yet; add one first")

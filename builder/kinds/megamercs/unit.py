@@ -16,7 +16,7 @@ from catalogue.rulesets.megamercs.rules import EDGE_LABELS, parse, resolve, type
 from catalogue.rulesets.megamercs.schema import EDGES, LOCATION_LABELS, Chassis, Equipment, Weapon
 
 from ... import forms
-from ..base import KindPage, situation_of
+from ..base import KindPage, target_and_situation
 
 MAX_FORM_MOUNTS = 32
 MAX_BOXES = 120  # HP boxes a card prints
@@ -32,6 +32,11 @@ FILLS = {"pilot": "#f3c9a8", "crew": "#f3c9a8", "leg_parts": "#d9e2ec", "treads"
 
 
 class Page(KindPage):
+    preview_flags = (("Situation", (("line_of_sight", "line of sight", True), ("locked", "target locked", False),
+                                    ("jammed", "attacker jammed", False), ("evading", "target evading", False),
+                                    ("electronic_defence", "target has Electronic Defence", False),
+                                    ("lock_attempt", "preview the lock attempt", False), ("flying", "target flying", False),
+                                    ("in_building", "squad in a building", False))),)
     previews = True
     to_fit = ("MM-R01",)  # no chassis picked yet
     summary_meters: dict[str, str] = {}
@@ -113,10 +118,7 @@ class Page(KindPage):
 
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
         """Every weapon profile of the unit against the target the request describes."""
-        if not isinstance(request, dict) or not set(request) <= {"target", "situation"}:
-            raise forms.problem("(request)", 'send {"attacker": ..., "target": {...}, "situation": {...}}')
-        target = situation_of(engine.Target, request, "target")
-        situation = situation_of(engine.Situation, request)
+        target, situation = target_and_situation(request, engine.Target, engine.Situation)
         unit = resolve(parse(checked.document), checked.catalogue)
         if unit is None:
             raise forms.problem("attacker.chassis", "pick a chassis first")

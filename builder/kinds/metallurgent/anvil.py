@@ -59,6 +59,11 @@ FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_fla
 
 
 class Page(KindPage):
+    preview_flags = (("The target is…", (("target_dodging", "Dodging", False), ("target_blocking", "Blocking", False),
+                                         ("target_intercepting", "Intercepting", False),
+                                         ("target_flanking", "Flanking", False), ("target_low", "Low", False),
+                                         ("target_painted", "Painted", False), ("target_locked", "Locked", False),
+                                         ("attacker_flanking", "and I am Flanking", False))),)
     previews = True
     to_fit = ("M-R01",)  # a Component or the FCS not chosen yet
     summary_meters = {"load": "Load", "en_drain": "EN drain", "gear": "Gear"}
