@@ -5,6 +5,7 @@ from pathlib import Path
 from ..dice import d20_check
 from ..spec import Dice, DiceOption, Exchange, ItemRef, Kind, Link, Ruleset
 from . import compcon, lcp, rules
+from .cells import CELLS
 from .schema import CATEGORIES, CATEGORY_LABELS, LanceBuild, PilotBuild
 
 MECH = "mechs[]"
@@ -27,9 +28,12 @@ RULESET = Ruleset(
     dice=Dice((DiceOption("target", "the number to meet on d20 + modifier", 1, 40),
                DiceOption("modifier", "added to the d20", -20, 20, default=0)), d20_check),
     stat_labels={"edef": "E-Defense", "hp": "HP", "sp": "SP", "heatcap": "Heat Cap", "repcap": "Repair Cap",
-                 "tech_attack": "Tech Attack", "sensor_range": "Sensors", "mechtype": "Roles"},
+                 "tech_attack": "Tech Attack", "sensor_range": "Sensors", "mechtype": "Roles", "license_level": "LL",
+                 "license_id": "Licence", "core_system": "CORE system"},
     signed_stats=frozenset({"tech_attack"}),
-    leading_columns=("source", "license_level", "mount", "type", "sp", "mechtype"),
+    leading_columns=("source", "license_id", "license_level", "mount", "type", "damage", "range", "sp", "tags",
+                     "mechtype"),
+    cell_text=CELLS,
     pack_readers={".lcp": lcp.read},
     exchanges=(Exchange("compcon", "COMP/CON pilot", "pilot", compcon.read, compcon.write),),
 )
