@@ -227,3 +227,12 @@ def test_l_r50_the_lance_page_says_who_acts_first(client, examples):
     html = client.get(f"/s/{saved.share_id}/").content.decode()
     assert "Players act first each round; sides alternate (L-R50)" in html
     assert "Dace Varro" in html and "Kingfisher" in html and "LL3" in html
+
+
+def test_a_weapon_comes_off_its_mount_with_its_mod(client, examples):
+    values, _ = read_form(client.get("/new/lancer/pilot/?example=1").content.decode())
+    assert values["mech-0-mount-0-weapon-0"] == ["mw_needle_rifle"] and values["mech-0-mount-0-mod-0"] == ["mm_hairtrigger"]
+    values["mech-0-mount-0-weapon-0"] = [""]
+    html = client.post("/new/lancer/pilot/", values).content.decode()
+    after, _ = read_form(html)
+    assert after["mech-0-mount-0-weapon-0"] == ["mw_falchion_blade"] and after["mech-0-mount-0-mod-0"] == [""]
