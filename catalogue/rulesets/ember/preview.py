@@ -1,0 +1,74 @@
+"""Ember's attack preview (digest 5.1, 5.5): an attack pool against a Mech, the target Part by the Black die, each
+Part's Defense Roll from its Armor (its Structure once Damaged) and the Mech's Dodge in Mobility, and the Part's
+state after it: Intact → Damaged → Destroyed, one step an attack, two with Mutilation's Surplus."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+
+from . import dice
+
+
+@dataclass(frozen=True)
+class Target:
+    """A Part as the attack finds it."""
+
+    name: str
+    armor: int
+    structure: int | None
+    damaged: bool = False
+
+
+def white_dice(part: Target, armor_piercing: int = 0, fragile: int = 0) -> int:
+    """D-15: Armor, or Structure once Damaged, less Armor Piercing and Fragile; never below one die."""
+    base = part.structure if part.damaged and part.structure is not None else part.armor
+    return max(1, base - armor_piercing - fragile)
+
+
+def surplus_icons(light: int, heavy: int, defense: int, dodge: int) -> tuple[int, int]:
+    """The un-offset (light, heavy) after a Penetration (4.8). Defense takes Light Hits; the defender dodges Heavy
+    Hits first, since a Surplus's Light Hits can still be Defended against the Structure."""
+    light = max(0, light - defense)
+    dodged_heavy = min(dodge, heavy)
+    return max(0, light - (dodge - dodged_heavy)), heavy - dodged_heavy
+
+
+def part_outcome(attack: dict, part: Target, blue: int = 0, defensive: bool = False, mutilation: bool = False,
+                 armor_piercing: int = 0) -> dict[str, object]:
+    """P(Penetration), P(Damaged) and P(Destroyed) of one Part under the attack pool."""
+    exact = isinstance(next(iter(attack.values())), Fraction)
+    defence = dice.defence_pool(white_dice(part, armor_piercing), blue, defensive, exact=exact)
+    zero = next(iter(attack.values())) * 0
+    pen = destroyed = zero
+    leftover: dict[tuple, object] = defaultdict(lambda: zero)
+    for (light, heavy, _lightning), pa in attack.items():
+        for (defense, dodge), pd in defence.items():
+            left, _ = dice.offset(light, heavy, 0, defense, dodge)
+            if left:
+                pen += pa * pd
+                leftover[surplus_icons(light, heavy, defense, dodge)] += pa * pd
+    if part.structure is None or part.damaged:
+        destroyed = pen
+    elif mutilation:  # the Surplus goes on against the same Part's Structure (4.8), with no further Surplus
+        structure = dice.defence_pool(max(1, part.structure - armor_piercing), blue, defensive, exact=exact)
+        for (light, heavy), p in leftover.items():
+            if light or heavy:
+                destroyed += p * dice.resolve({(light, heavy, 0): zero + 1}, structure)["p_penetration"]
+    return {"part": part.name, "p_penetration": pen, "p_destroyed": destroyed, "p_damaged": pen - destroyed}
+
+
+def mech_outcome(attack: dict, parts: dict[str, Target], blue: int = 0, defensive: bool = False,
+                 mutilation: bool = False) -> dict[str, object]:
+    """Every Part the Black die can pick, weighted (D-24); on "Any Part" the attacker picks the Part most likely
+    Destroyed. A destroyed Torso destroys the Mech."""
+    rows = {slot: part_outcome(attack, part, blue, defensive, mutilation) for slot, part in parts.items()}
+    odds = dice.target_part(set(parts))
+    choice = max(rows, key=lambda slot: (rows[slot]["p_destroyed"], rows[slot]["p_penetration"]))
+    weights: dict[str, object] = defaultdict(lambda: 0 * odds["torso"])
+    for face, p in odds.items():
+        weights[choice if face == "any" else face] += p
+    return {"parts": [{"slot": slot, "p_target": weights[slot], **rows[slot]} for slot in rows],
+            "any_part": choice,
+            "p_mech_destroyed": weights["torso"] * rows["torso"]["p_destroyed"] if "torso" in rows else 0,
+            "p_penetration": sum(weights[s] * rows[s]["p_penetration"] for s in rows)}

@@ -1,0 +1,45 @@
+"""Ember's Part states under an attack (digest 5.5): Penetration damages a Part with Structure and destroys one
+without, or one already Damaged; Mutilation's Surplus can finish it; the Black die weights the Parts."""
+from fractions import Fraction
+
+from catalogue.rulesets.ember import dice
+from catalogue.rulesets.ember import preview as p
+
+
+def test_e_t03_one_step_an_attack():
+    arm = p.Target("Right Arm", armor=4, structure=3)
+    row = p.part_outcome(dice.attack_pool(2, 2), arm, defensive=True)
+    assert float(row["p_penetration"]) == float(row["p_damaged"]) and row["p_destroyed"] == 0
+    assert abs(float(row["p_penetration"]) - .6268) < 1e-4
+
+
+def test_a_part_without_structure_or_already_damaged_is_destroyed_by_a_penetration():
+    attack = dice.attack_pool(1, 3)
+    bare = p.part_outcome(attack, p.Target("Antenna", armor=3, structure=None))
+    worn = p.part_outcome(attack, p.Target("Arm", armor=5, structure=3, damaged=True))
+    assert bare["p_destroyed"] == bare["p_penetration"] and bare["p_damaged"] == 0
+    assert worn["p_penetration"] == dice.resolve(attack, dice.defence_pool(3))["p_penetration"]  # Structure's dice
+    assert worn["p_destroyed"] == worn["p_penetration"]
+
+
+def test_mutilation_resolves_the_surplus_against_the_structure_exactly():
+    """Two Heavy Hits against Armor 1 and Structure 1: a Dodge (1/8) leaves one Heavy (7/8 to penetrate the
+    Structure), else both go on; P(Destroyed) = 1/8 · 7/8 + 7/8 = 63/64."""
+    row = p.part_outcome({(0, 2, 0): Fraction(1)}, p.Target("Arm", armor=1, structure=1), mutilation=True)
+    assert row["p_penetration"] == 1 and row["p_destroyed"] == Fraction(63, 64)
+
+
+def test_the_black_die_weights_the_parts_and_any_part_goes_where_it_hurts_most():
+    parts = {"torso": p.Target("Torso", 5, 3), "chassis": p.Target("Chassis", 5, 4),
+             "left_arm": p.Target("Left Arm", 3, None), "right_arm": p.Target("Right Arm", 4, 3)}
+    result = p.mech_outcome(dice.attack_pool(2, 2), parts)
+    weights = {row["slot"]: row["p_target"] for row in result["parts"]}
+    assert sum(weights.values()) == 1 and result["any_part"] == "left_arm"  # no Structure: a Penetration destroys it
+    assert weights == {"torso": Fraction(2, 6), "chassis": Fraction(1, 6), "left_arm": Fraction(2, 6),
+                       "right_arm": Fraction(1, 6)}  # no Backpack: its face reads as the Torso
+    assert result["p_mech_destroyed"] == 0  # an intact Torso with Structure only gets Damaged
+
+
+def test_d15_white_dice_never_below_one():
+    assert p.white_dice(p.Target("Arm", 2, None), armor_piercing=3) == 1
+    assert p.white_dice(p.Target("Arm", 5, 2, damaged=True)) == 2
