@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..base import Part
+from ..base import BuildDocument, Part, PlainName
 
 Slot = Literal["torso", "backpack", "chassis", "left_arm", "right_arm"]
 SLOTS: tuple[Slot, ...] = ("torso", "backpack", "chassis", "left_arm", "right_arm")
@@ -118,3 +118,63 @@ class Projectile(Card):
     kind: Literal["projectile", "deployable"]
     stance: Stance = "defensive"
     missile_group: Small | None = None
+
+
+class CommonAction(Part):
+    """A Common Action (6.1) or Reboot, as data: which Timing it starts, its dice and which Parts perform it."""
+
+    type: Timing
+    length: Literal["short", "medium", "long"] | None = None
+    range: int | Literal["--"] | None = None
+    yellow: Small = 0
+    red: Small = 0
+    performers: Annotated[list[str], Field(max_length=6)] = Field(default_factory=list)  # slots, "handheld", "charge"
+    text: str = Field(default="", max_length=1000)
+
+
+CATEGORIES = {"part": PartCard, "pilot": Pilot, "drone": Drone, "projectile": Projectile,
+              "common_action": CommonAction}
+CATEGORY_LABELS = {"part": "Parts", "pilot": "Pilots", "drone": "Drones", "projectile": "Projectiles and Deployables",
+                   "common_action": "Common Actions"}
+
+
+# --- build documents ---------------------------------------------------------------------------
+ItemKey = Annotated[str, Field(min_length=1, max_length=80)]
+ShareId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")]
+
+
+class MechBuild(BuildDocument):
+    """A Mech: a Part card in each slot it fills, its Pilot, the stance it deploys in, which Handheld Parts start on
+    their Discard side and which Parts it keeps secret (E-R25)."""
+
+    ruleset: Literal["ember"] = "ember"
+    kind: Literal["mech"] = "mech"
+    name: PlainName = Field(default="New Mech", min_length=1, max_length=80)
+    parts: dict[Slot, ItemKey] = Field(default_factory=dict)  # one card a slot (E-R01)
+    pilot: ItemKey | None = None
+    stance: Stance = "offensive"  # E-R12: a Mech deployed without a Stance Token is Offensive
+    discarded: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
+    secret: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
+
+
+class SquadDrone(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    drone: ItemKey
+    count: int = Field(1, ge=1, le=12)
+
+
+class SquadMech(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    build: ShareId  # a saved Mech's share id
+
+
+class SquadBuild(BuildDocument):
+    """A player's squad: saved Mechs by share link, and Drones from the pack."""
+
+    ruleset: Literal["ember"] = "ember"
+    kind: Literal["squad"] = "squad"
+    name: PlainName = Field(default="New squad", min_length=1, max_length=80)
+    mechs: Annotated[list[SquadMech], Field(max_length=12)] = Field(default_factory=list)
+    drones: Annotated[list[SquadDrone], Field(max_length=24)] = Field(default_factory=list)

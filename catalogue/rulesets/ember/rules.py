@@ -1,0 +1,97 @@
+"""An Ember Mech and a squad checked in one pass: the Mech's construction rules (E-R02 to E-R10, E-R23, E-R25) with
+its derived values, Timings and starting tokens; the squad's Pilot IDs, command capacity and warnings over its
+saved Mechs and its Drones."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
+from . import construction as c
+from .schema import SLOT_LETTERS, Drone, MechBuild, PartCard, Pilot, SquadBuild
+
+
+def parse(document: Any) -> MechBuild:
+    return parse_as(MechBuild, document)
+
+
+def resolve(build: MechBuild, catalogue: Catalogue, prefix: str = "") -> c.Mech:
+    """The Mech its keys name, or a BuildError naming every key the pinned pack does not hold."""
+    problems = pack_problems(build, catalogue) if not prefix else []
+    items = catalogue.items
+    for slot, key in build.parts.items():
+        if not isinstance(items.get(key), PartCard):
+            problems.append({"path": f"{prefix}parts.{slot}", "message": f"'{key[:60]}' is not a Part in {catalogue.pack}"})
+    if build.pilot is not None and not isinstance(items.get(build.pilot), Pilot):
+        problems.append({"path": f"{prefix}pilot", "message": f"'{build.pilot[:60]}' is not a Pilot in {catalogue.pack}"})
+    if problems:
+        raise BuildError(problems)
+    return c.Mech(build.name, {slot: items[key] for slot, key in build.parts.items()},
+                  items[build.pilot] if build.pilot else None, set(build.discarded))
+
+
+def validate(document: Any, catalogue: Catalogue) -> Report:
+    build = parse(document)
+    mech = resolve(build, catalogue)
+    report = Report()
+    for issue in c.check_mech(mech):
+        report.add(issue.code, issue.severity, issue.path, issue.message)
+    for slot in build.discarded:
+        part = mech.parts.get(slot)
+        if part is None or not part.handheld:
+            report.add("E-R07", "error", f"discarded", f"Only a Handheld Part has a Discard side; "
+                                                      f"{part.name if part else 'no Part'} in the {slot.replace('_', ' ')} slot.")
+    for slot in build.secret:
+        part = mech.parts.get(slot)
+        if part is None or not part.secret:
+            report.add("E-R25", "error", "secret", f"{part.name if part else 'No Part'} ({SLOT_LETTERS[slot]}) has no "
+                                                   f"secret configuration to keep hidden.")
+    report.meters.append(Meter("parts", "Part cards", len(mech.parts), c.MAX_PARTS, "", "parts"))
+    for key, (value, explain) in c.derived(mech).items():
+        report.stats[key] = Stat(key.title(), value, explain)
+    report.detail["timings"] = c.timings(mech)
+    return report
+
+
+def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
+    squad = parse_as(SquadBuild, document)
+    problems = pack_problems(squad, catalogue)
+    for i, entry in enumerate(squad.drones):
+        if not isinstance(catalogue.items.get(entry.drone), Drone):
+            problems.append({"path": f"drones[{i}].drone", "message": f"'{entry.drone[:60]}' is not a Drone in "
+                                                                      f"{catalogue.pack}"})
+    if problems:
+        raise BuildError(problems)
+    linked = linked or {}
+    report = Report()
+    mechs, paths = [], []
+    for i, entry in enumerate(squad.mechs):
+        link = linked.get(entry.build)
+        if link is None:
+            report.add("HP-LINK", "error", f"mechs[{i}]", f"The saved Mech {entry.build} no longer exists.",
+                       "Remove it from the squad or add it again.")
+        elif link.kind != "mech":
+            report.add("HP-LINK", "error", f"mechs[{i}]", f"{link.name} is a {link.kind}, not a Mech.")
+        else:
+            try:
+                mechs.append(resolve(parse(link.document), catalogue, prefix=f"mechs[{i}]."))
+            except BuildError:
+                report.add("HP-LINK", "error", f"mechs[{i}]", f"{link.name} is built on other cards than this "
+                                                              f"squad's pack {catalogue.pack}.")
+                continue
+            paths.append(i)
+            if not link.report.legal:
+                codes = ", ".join(sorted({issue.code for issue in link.report.errors}))
+                report.add("HP-MECH", "warning", f"mechs[{i}]", f"{link.name} is not a legal Mech ({codes}).")
+    drones = [catalogue.items[d.drone] for d in squad.drones for _ in range(d.count)]
+    for issue in c.check_squad(mechs, drones):
+        path = issue.path
+        if path.startswith("mechs["):  # check_squad counts the Mechs that resolved; the squad lists them all
+            index = int(path[6:path.index("]")])
+            path = f"mechs[{paths[index]}]{path[path.index(']') + 1:]}"
+        report.add(issue.code, issue.severity, path, issue.message)
+    capacity = sum(c.derived(m)["commands"][0] for m in mechs)
+    commanded = sum(any(a.control == "command" for a in d.actions) for d in drones)
+    report.meters.append(Meter("commands", "Drones taking Commands", commanded, capacity, "", "drones"))
+    report.stats["mechs"] = Stat("Mechs", len(mechs), "saved Mechs that open")
+    report.stats["drones"] = Stat("Drones", len(drones), "by count")
+    return report

@@ -1,0 +1,76 @@
+"""An Ember Mech document and a squad checked whole: unknown cards refused naming the field, Discard sides and
+secret Parts only where the card allows, and a squad over its saved Mechs (Pilot IDs, Commands, broken links)."""
+import pytest
+
+from catalogue.rulesets.base import BuildError, Catalogue, Linked
+from catalogue.rulesets.ember import rules
+from catalogue.rulesets.ember.schema import CATEGORIES
+
+INITIATIVE = {t: 5 for t in ("swift", "melee", "projectile", "firing", "movement", "tactical")}
+ITEMS = {
+    "part": [{"key": "core", "name": "Core", "slot": "torso", "armor": 4, "electronic": 1, "secret": True},
+             {"key": "legs", "name": "Legs", "slot": "chassis", "armor": 5, "dodge": 3, "maneuver": 3},
+             {"key": "claw", "name": "Claw", "slot": "left_arm", "armor": 3, "freehand": True},
+             {"key": "rifle", "name": "Rifle", "slot": "right_arm", "armor": 4, "handheld": True,
+              "discard": {"name": "Open Hand", "armor": 3}}],
+    "pilot": [{"key": "ace", "name": "Ace", "id_number": "07", "faction": "UN", "max_link": 4, "initiative": INITIATIVE},
+              {"key": "twin", "name": "Twin", "id_number": "07", "faction": "RDL", "max_link": 3,
+               "initiative": INITIATIVE}],
+    "drone": [{"key": "mite", "name": "Mite", "size": "small", "movement": "ground", "movement_range": 4,
+               "stance": "defensive", "actions": [{"name": "Sting", "type": "firing", "control": "command", "yellow": 2}]}],
+}
+
+
+@pytest.fixture(scope="module")
+def cat():
+    items, categories = {}, {}
+    for category, entries in ITEMS.items():
+        for entry in entries:
+            item = CATEGORIES[category].model_validate(entry)
+            items[item.key], categories[item.key] = item, category
+    return Catalogue("ember", "ember-test@1.0.0", items, categories, "Test")
+
+
+def mech(**fields):
+    return {"pack": "ember-test@1.0.0", "name": "Hound", "pilot": "ace",
+            "parts": {"torso": "core", "chassis": "legs", "left_arm": "claw", "right_arm": "rifle"}, **fields}
+
+
+def test_a_legal_mech_shows_its_values_and_timings(cat):
+    report = rules.validate(mech(), cat)
+    assert report.legal and report.stats["dodge"].value == 3 and report.stats["link"].value == 4
+    assert "Punch/Kick" in report.detail["timings"]["melee"] and report.detail["timings"]["swift"] == ["Discard"]
+
+
+def test_unknown_cards_are_refused_naming_the_field(cat):
+    with pytest.raises(BuildError) as error:
+        rules.validate(mech(parts={"torso": "ace", "chassis": "nope"}, pilot="core"), cat)
+    assert {p["path"] for p in error.value.problems} == {"parts.torso", "parts.chassis", "pilot"}
+
+
+def test_e_r07_only_a_handheld_part_starts_on_its_discard_side(cat):
+    assert rules.validate(mech(discarded=["right_arm"]), cat).legal
+    assert [i.code for i in rules.validate(mech(discarded=["left_arm"]), cat).issues] == ["E-R07"]
+
+
+def test_e_r25_only_a_part_with_a_secret_configuration_is_kept_secret(cat):
+    assert rules.validate(mech(secret=["torso"]), cat).legal
+    assert [i.code for i in rules.validate(mech(secret=["chassis"]), cat).issues] == ["E-R25"]
+
+
+def squad(*share_ids, drones=()):
+    return {"pack": "ember-test@1.0.0", "name": "Embers", "mechs": [{"build": s} for s in share_ids],
+            "drones": [{"drone": d, "count": n} for d, n in drones]}
+
+
+def linked(share_id, document, cat):
+    return Linked(share_id, "mech", document["name"], document, rules.validate(document, cat))
+
+
+def test_a_squad_of_saved_mechs_flags_a_shared_pilot_id_and_commands(cat):
+    one, two = mech(), mech(name="Jackal", pilot="twin")
+    links = {"aaaa1111": linked("aaaa1111", one, cat), "bbbb2222": linked("bbbb2222", two, cat), "gone0000": None}
+    report = rules.validate_squad(squad("aaaa1111", "gone0000", "bbbb2222", drones=[("mite", 3)]), cat, links)
+    assert [(i.code, i.path) for i in report.issues] == [("HP-LINK", "mechs[1]"), ("E-R06", "mechs[2].pilot"),
+                                                           ("E-R18", "drones")]
+    assert next(m for m in report.meters if m.key == "commands").used == 3
