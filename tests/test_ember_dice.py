@@ -1,8 +1,11 @@
 """Ember's custom dice, exact: each die's faces as the digest's table (5.3), the reference probabilities of 5.10 to
 1e-3, the worked examples of 5.9 with their computed references, electronic warfare (5.6) and the Black die."""
+import json
 from fractions import Fraction
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from catalogue.rulesets.ember import dice as d
 
@@ -108,3 +111,16 @@ def test_floats_agree_with_fractions():
     exact = d.resolve(d.attack_pool(2, 2), d.defence_pool(4, 5))
     fast = d.resolve(d.attack_pool(2, 2, exact=False), d.defence_pool(4, 5, exact=False))
     assert fast["p_penetration"] == pytest.approx(float(exact["p_penetration"]), abs=1e-12)
+
+
+def test_the_dice_command_prints_the_odds_of_an_attack(capsys):
+    call_command("dice", "ember", "--attack", "1Y+3R", "--defence", "4W", "--defender-stance", "MOB", "--dodge", "5")
+    odds = json.loads(capsys.readouterr().out)
+    assert odds["p_penetration"] == pytest.approx(.4495, abs=1e-4) and set(odds) == {"p_hit", "p_penetration",
+                                                                                      "surplus", "p_lightning"}
+    assert sum(odds["surplus"].values()) == pytest.approx(1) and odds["surplus"]["0"] == pytest.approx(1 - .4495, abs=1e-4)
+    call_command("dice", "ember", "--attack", "5Y", "--defence", "5W", "--attacker-stance", "OFF",
+                 "--defender-stance", "DEF", "--policy", "P2")
+    assert json.loads(capsys.readouterr().out)["p_lightning"] == pytest.approx(.3310, abs=1e-4)
+    with pytest.raises(CommandError, match="--attack '2X'"):
+        call_command("dice", "ember", "--attack", "2X", "--defence", "4W")

@@ -147,22 +147,26 @@ class Kind:
 
 @dataclass(frozen=True)
 class DiceOption:
-    """One argument of `manage.py dice <ruleset>`: a whole number in a range, or a flag."""
+    """One argument of `manage.py dice <ruleset>`: a whole number in a range, a flag, one of some choices, or text
+    in a pattern (a dice pool: "2Y+2R")."""
 
     name: str
     help: str
     low: int = 0
     high: int = 200
-    default: int | None = None  # None: required
+    default: int | str | None = None  # None: required
     flag: bool = False
+    choices: tuple[str, ...] = ()
+    pattern: str = ""
 
 
 @dataclass(frozen=True)
 class Dice:
-    """A ruleset's dice for the `dice` command: its options and the exact distribution they give."""
+    """A ruleset's dice for the `dice` command: its options and the exact distribution they give (or, for dice
+    that are more than a number, the JSON-ready odds)."""
 
     options: tuple[DiceOption, ...]
-    roll: Callable[..., Distribution]
+    roll: Callable[..., Distribution | dict[str, Any]]
 
 
 @dataclass(frozen=True)

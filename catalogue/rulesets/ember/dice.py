@@ -7,6 +7,7 @@ computed with the number type given (Fraction for exact values, float for speed)
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from fractions import Fraction
 from functools import lru_cache
@@ -136,3 +137,25 @@ def target_part(equipped: set[str]) -> dict[str, Fraction]:
     for face in BLACK:
         chances[face if face == "any" or face in equipped else "torso"] += Fraction(1, 6)
     return dict(chances)
+
+
+# --- `manage.py dice ember` ----------------------------------------------------------------------
+
+ATTACK = r"(?:(\d{1,2})Y)?\+?(?:(\d{1,2})R)?"
+DEFENCE = r"(\d{1,2})W(?:\+(\d{1,2})B)?"
+STANCES = ("OFF", "DEF", "MOB", "SD")  # Offensive, Defensive, Mobility, Shutdown
+
+
+def command(attack: str, defence: str, attacker_stance: str = "SD", defender_stance: str = "SD", dodge: int = 0,
+            policy: str = "P1") -> dict:
+    """An attack pool ("2Y+2R") against a defence ("4W", or "4W+3B" for Blue dice given outright); a defender in
+    Mobility adds `dodge` Blue dice. Exact odds as JSON-ready floats."""
+    yellow, red = (int(n or 0) for n in re.fullmatch(ATTACK, attack).groups())
+    white, blue = (int(n or 0) for n in re.fullmatch(DEFENCE, defence).groups())
+    if defender_stance == "MOB":
+        blue += dodge
+    result = resolve(attack_pool(yellow, red, attacker_stance == "OFF"),
+                     defence_pool(white, blue, defender_stance == "DEF"), policy)
+    return {"p_hit": float(result["p_hit"]), "p_penetration": float(result["p_penetration"]),
+            "surplus": {str(k): float(p) for k, p in result["surplus"].items()},
+            "p_lightning": float(result["p_lightning"])}
