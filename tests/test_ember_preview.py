@@ -43,3 +43,34 @@ def test_the_black_die_weights_the_parts_and_any_part_goes_where_it_hurts_most()
 def test_d15_white_dice_never_below_one():
     assert p.white_dice(p.Target("Arm", 2, None), armor_piercing=3) == 1
     assert p.white_dice(p.Target("Arm", 5, 2, damaged=True)) == 2
+
+
+def shot(**fields):
+    from catalogue.rulesets.ember.schema import Action
+    return Action.model_validate({"name": "Shot", "type": "firing", "length": "short", "range": 8, **fields})
+
+
+def test_an_action_against_a_described_defender_matches_the_dice():
+    """E-T01 again through an action: 1Y+3R at Armor 4 and Dodge 5 in Mobility."""
+    odds = p.action_odds(shot(yellow=1, red=3), p.Defender(armor=4, structure=3, dodge=5, stance="mobility"), False)
+    assert (odds["white"], odds["blue"]) == (4, 5) and abs(odds["p_penetration"] - .4495) < 1e-4
+    assert abs(odds["p_damaged"] - odds["p_penetration"]) < 1e-12 and odds["p_destroyed"] == 0
+
+
+def test_cover_and_armor_piercing_change_the_white_dice_and_suppression_the_stance():
+    covered = p.action_odds(shot(red=2), p.Defender(armor=3, terrain=True, unit_cover=True), False)
+    assert covered["white"] == 7  # Terrain and Unit protection, +2 each, against Firing only (D-15)
+    melee = p.action_odds(shot(type="melee", red=2), p.Defender(armor=3, terrain=True), False)
+    assert melee["white"] == 3
+    pierced = p.action_odds(shot(red=2, keywords=[{"name": "Armor Piercing", "x": 5}]), p.Defender(armor=3), False)
+    assert pierced["white"] == 1  # never fewer than one White die
+    suppressed = p.action_odds(shot(red=2, keywords=[{"name": "Suppression"}]), p.Defender(stance="mobility", dodge=4),
+                               False)
+    assert suppressed["suppressed"] and suppressed["blue"] == 0
+
+
+def test_e_t02_concussion_counts_lightning_only_with_the_keyword():
+    bash = shot(type="melee", yellow=5, keywords=[{"name": "Concussion"}])
+    odds = p.action_odds(bash, p.Defender(armor=5, stance="defensive"), True)
+    assert abs(odds["p_lightning"] - .4107) < 1e-4 and abs(odds["expected_link_loss"] - .512) < 1e-3
+    assert p.action_odds(shot(type="melee", yellow=5), p.Defender(armor=5, stance="defensive"), True)["p_lightning"] == 0

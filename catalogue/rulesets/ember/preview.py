@@ -20,10 +20,11 @@ class Target:
     damaged: bool = False
 
 
-def white_dice(part: Target, armor_piercing: int = 0, fragile: int = 0) -> int:
-    """D-15: Armor, or Structure once Damaged, less Armor Piercing and Fragile; never below one die."""
+def white_dice(part: Target, armor_piercing: int = 0, fragile: int = 0, protection: int = 0) -> int:
+    """D-15: Armor, or Structure once Damaged, with Terrain and Unit protection, less Armor Piercing and Fragile;
+    never below one die."""
     base = part.structure if part.damaged and part.structure is not None else part.armor
-    return max(1, base - armor_piercing - fragile)
+    return max(1, base + protection - armor_piercing - fragile)
 
 
 def surplus_icons(light: int, heavy: int, defense: int, dodge: int) -> tuple[int, int]:
@@ -35,10 +36,10 @@ def surplus_icons(light: int, heavy: int, defense: int, dodge: int) -> tuple[int
 
 
 def part_outcome(attack: dict, part: Target, blue: int = 0, defensive: bool = False, mutilation: bool = False,
-                 armor_piercing: int = 0) -> dict[str, object]:
+                 armor_piercing: int = 0, fragile: int = 0, protection: int = 0) -> dict[str, object]:
     """P(Penetration), P(Damaged) and P(Destroyed) of one Part under the attack pool."""
     exact = isinstance(next(iter(attack.values())), Fraction)
-    defence = dice.defence_pool(white_dice(part, armor_piercing), blue, defensive, exact=exact)
+    defence = dice.defence_pool(white_dice(part, armor_piercing, fragile, protection), blue, defensive, exact=exact)
     zero = next(iter(attack.values())) * 0
     pen = destroyed = zero
     leftover: dict[tuple, object] = defaultdict(lambda: zero)
@@ -72,3 +73,46 @@ def mech_outcome(attack: dict, parts: dict[str, Target], blue: int = 0, defensiv
             "any_part": choice,
             "p_mech_destroyed": weights["torso"] * rows["torso"]["p_destroyed"] if "torso" in rows else 0,
             "p_penetration": sum(weights[s] * rows[s]["p_penetration"] for s in rows)}
+
+
+# --- a Mech's attacks against a described target ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Defender:
+    """What the preview form describes: the target Part's values and the defending Mech's stance and Dodge."""
+
+    armor: int = 4
+    structure: int | None = 3
+    damaged: bool = False
+    dodge: int = 0
+    stance: str = "offensive"  # offensive, defensive, mobility, shutdown
+    terrain: bool = False  # +2 White against Firing (D-15)
+    unit_cover: bool = False
+    fragile: int = 0
+
+
+ATTACKS = ("melee", "firing", "projectile", "immediate", "delay")
+
+
+def action_odds(action, defender: Defender, offensive: bool, policy: str = "P1") -> dict[str, object]:
+    """One attack action of the Mech against the defender, exactly (floats): P(Hit), P(Penetration), the surplus,
+    P(Lightning effect), and the target Part's state after it."""
+    piercing = action.keyword("Armor Piercing")
+    stance = "defensive" if action.keyword("Suppression") and defender.stance != "shutdown" else defender.stance
+    part = Target("target", defender.armor, defender.structure, defender.damaged)
+    protection = 2 * (defender.terrain + defender.unit_cover) if action.type == "firing" else 0
+    ap = piercing.x if piercing and piercing.x else 0
+    white = white_dice(part, ap, defender.fragile, protection)
+    blue = defender.dodge if stance == "mobility" else 0
+    attack = dice.attack_pool(action.yellow, action.red, offensive, exact=False)
+    effects = bool(action.keyword("Concussion") or action.keyword("Wrecking"))
+    result = dice.resolve(attack, dice.defence_pool(white, blue, stance == "defensive", exact=False), policy,
+                          lightning_matters=effects)
+    states = part_outcome(attack, part, blue, stance == "defensive", bool(action.keyword("Mutilation")), ap,
+                          defender.fragile, protection)
+    return {"name": action.name, "dice": f"{action.yellow}Y+{action.red}R", "white": white, "blue": blue,
+            "p_hit": result["p_hit"], "p_penetration": result["p_penetration"], "surplus": result["surplus"],
+            "p_lightning": result["p_lightning"] if effects else 0.0,
+            "expected_link_loss": result["expected_lightning"] if effects else 0.0,
+            "p_damaged": states["p_damaged"], "p_destroyed": states["p_destroyed"],
+            "suppressed": stance != defender.stance}
