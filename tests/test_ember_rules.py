@@ -8,8 +8,8 @@ from catalogue.rulesets.ember.schema import CATEGORIES
 
 INITIATIVE = {t: 5 for t in ("swift", "melee", "projectile", "firing", "movement", "tactical")}
 ITEMS = {
-    "part": [{"key": "core", "name": "Core", "slot": "torso", "armor": 4, "electronic": 1, "secret": True},
-             {"key": "legs", "name": "Legs", "slot": "chassis", "armor": 5, "dodge": 3, "maneuver": 3},
+    "part": [{"key": "core", "name": "Core", "slot": "torso", "armor": 4, "electronic": 1, "secret": True, "cost": 40},
+             {"key": "legs", "name": "Legs", "slot": "chassis", "armor": 5, "dodge": 3, "maneuver": 3, "cost": 30},
              {"key": "claw", "name": "Claw", "slot": "left_arm", "armor": 3, "freehand": True},
              {"key": "rifle", "name": "Rifle", "slot": "right_arm", "armor": 4, "handheld": True,
               "discard": {"name": "Open Hand", "armor": 3}}],
@@ -17,7 +17,8 @@ ITEMS = {
               {"key": "twin", "name": "Twin", "id_number": "07", "faction": "RDL", "max_link": 3,
                "initiative": INITIATIVE}],
     "drone": [{"key": "mite", "name": "Mite", "size": "small", "movement": "ground", "movement_range": 4,
-               "stance": "defensive", "actions": [{"name": "Sting", "type": "firing", "control": "command", "yellow": 2}]}],
+               "stance": "defensive", "cost": 15,
+               "actions": [{"name": "Sting", "type": "firing", "control": "command", "yellow": 2}]}],
 }
 
 
@@ -74,3 +75,36 @@ def test_a_squad_of_saved_mechs_flags_a_shared_pilot_id_and_commands(cat):
     assert [(i.code, i.path) for i in report.issues] == [("HP-LINK", "mechs[1]"), ("E-R06", "mechs[2].pilot"),
                                                            ("E-R18", "drones")]
     assert next(m for m in report.meters if m.key == "commands").used == 3
+
+
+def written(name="Scrap", pilot="ace"):
+    return {"mech": {"name": name, "pilot": pilot, "parts": {"torso": "core", "chassis": "legs", "left_arm": "claw"}}}
+
+
+def test_a_squad_may_write_its_mechs_in(cat):
+    report = rules.validate_squad({**squad(), "mechs": [written(), written("Scrap II", "twin")]}, cat, {})
+    assert [(i.code, i.path) for i in report.issues] == [("E-R20", "mechs[0]"), ("E-R06", "mechs[1].pilot"),
+                                                           ("E-R20", "mechs[1]")]
+    with pytest.raises(BuildError) as error:
+        rules.validate_squad({**squad(), "mechs": [{"mech": {"name": "X", "parts": {"torso": "nope"}}}]}, cat, {})
+    assert error.value.problems[0]["path"] == "mechs[0].mech.parts.torso"
+
+
+def test_e_x01_the_points_bar_of_the_unsourced_format(cat):
+    report = rules.validate_squad({**squad(drones=[("mite", 2)]), "mechs": [written()]}, cat, {})
+    points = next(m for m in report.meters if m.key == "points")
+    assert (points.used, points.limit) == (40 + 30 + 15 * 2, 400) and "E-X01" not in [i.code for i in report.issues]
+    tight = rules.validate_squad({**squad(drones=[("mite", 2)]), "mechs": [written()],
+                                  "house_rules": {"points-limit": 99}}, cat, {})
+    assert [i.code for i in tight.errors] == ["E-X01"] and "authored format" in tight.errors[0].message
+    exact = rules.validate_squad({**squad(drones=[("mite", 2)]), "mechs": [written()],
+                                  "house_rules": {"points-limit": 100}}, cat, {})
+    assert "E-X01" not in [i.code for i in exact.issues]
+
+
+def test_e_x05_e_x07_squad_size_and_drones(cat):
+    many = {**squad(drones=[("mite", 7)]), "mechs": [written(f"M{i}", "ace" if i == 0 else "twin") for i in range(2)],
+            "house_rules": {"max-mechs": 1}}
+    codes = [i.code for i in rules.validate_squad(many, cat, {}).errors]
+    assert "E-X05" in codes and "E-X07" in codes
+    assert "E-X07" not in [i.code for i in rules.validate_squad({**squad(drones=[("mite", 6)])}, cat, {}).issues]

@@ -3,11 +3,16 @@ its derived values, Timings and starting tokens; the squad's Pilot IDs, command 
 saved Mechs and its Drones."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
+from ..house_rules import load, setting
 from . import construction as c
 from .schema import SLOT_LETTERS, Drone, MechBuild, PartCard, Pilot, SquadBuild
+
+OPTIONS = load(Path(__file__).parent / "data")
+UNSOURCED = "an authored format: the rulebook's squad rules (chapter 5) are missing"
 
 
 def parse(document: Any) -> MechBuild:
@@ -65,6 +70,11 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
     report = Report()
     mechs, paths = [], []
     for i, entry in enumerate(squad.mechs):
+        if entry.mech is not None:
+            written = MechBuild(pack=catalogue.pack, **entry.mech.model_dump())
+            mechs.append(resolve(written, catalogue, prefix=f"mechs[{i}].mech."))
+            paths.append(i)
+            continue
         link = linked.get(entry.build)
         if link is None:
             report.add("HP-LINK", "error", f"mechs[{i}]", f"The saved Mech {entry.build} no longer exists.",
@@ -89,6 +99,17 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
             index = int(path[6:path.index("]")])
             path = f"mechs[{paths[index]}]{path[path.index(']') + 1:]}"
         report.add(issue.code, issue.severity, path, issue.message)
+    points = sum(p.cost for m in mechs for p in m.parts.values()) + sum(m.pilot.cost for m in mechs if m.pilot) \
+        + sum(d.cost for d in drones)
+    limit = setting(OPTIONS, squad, "points-limit")
+    report.meters.append(Meter("points", "Points (unsourced format)", points, limit, "pts", "mechs"))
+    if points > limit:
+        report.add("E-X01", "error", "mechs", f"{points} points; the format allows {limit} ({UNSOURCED}).")
+    for code, key, count, what in (("E-X05", "max-mechs", len(squad.mechs), "Mechs"),
+                                   ("E-X07", "max-drones", len(drones), "Drones")):
+        if count > setting(OPTIONS, squad, key):
+            report.add(code, "error", what.lower(), f"{count} {what}; the format allows {setting(OPTIONS, squad, key)} "
+                                                     f"({UNSOURCED}).")
     capacity = sum(c.derived(m)["commands"][0] for m in mechs)
     commanded = sum(any(a.control == "command" for a in d.actions) for d in drones)
     report.meters.append(Meter("commands", "Drones taking Commands", commanded, capacity, "", "drones"))

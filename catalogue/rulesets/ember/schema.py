@@ -50,7 +50,9 @@ class Action(Strict):
 
 
 class Card(Part):
-    """What Parts, Drones and Projectiles share: defence values and actions."""
+    """What Parts, Drones and Projectiles share: defence values and actions, and the format's cost."""
+
+    cost: Annotated[int, Field(ge=0, le=999)] = 0  # E-X01: an authored format's points, not the rulebook's
 
     armor: Small = 0
     structure: Small | None = None  # none: Destroyed on its first Penetration (L514-516)
@@ -94,6 +96,7 @@ class PartCard(Card):
 
 
 class Pilot(Part):
+    cost: Annotated[int, Field(ge=0, le=999)] = 0  # E-X01, authored
     id_number: str = Field(min_length=1, max_length=12)
     faction: Literal["RDL", "UN", "GOF"]
     squadron: str = Field(default="", max_length=80)
@@ -164,10 +167,31 @@ class SquadDrone(BaseModel):
     count: int = Field(1, ge=1, le=12)
 
 
-class SquadMech(BaseModel):
+class WrittenMech(BaseModel):
+    """A Mech written into the squad (a pack's example squads), as a saved Mech would hold it."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    build: ShareId  # a saved Mech's share id
+    name: PlainName = Field(min_length=1, max_length=80)
+    parts: dict[Slot, ItemKey] = Field(default_factory=dict)
+    pilot: ItemKey | None = None
+    stance: Stance = "offensive"
+    discarded: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
+
+
+class SquadMech(BaseModel):
+    """A saved Mech by its share id, or one written in."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    build: ShareId | None = None
+    mech: WrittenMech | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "SquadMech":
+        if (self.build is None) == (self.mech is None):
+            raise ValueError("give a saved Mech's share id (build) or a written-in Mech (mech), not both")
+        return self
 
 
 class SquadBuild(BuildDocument):
