@@ -108,3 +108,26 @@ def test_e_x05_e_x07_squad_size_and_drones(cat):
     codes = [i.code for i in rules.validate_squad(many, cat, {}).errors]
     assert "E-X05" in codes and "E-X07" in codes
     assert "E-X07" not in [i.code for i in rules.validate_squad({**squad(drones=[("mite", 6)])}, cat, {}).issues]
+
+
+def test_the_rule_index_lists_every_digest_rule_in_order_and_each_code_the_checks_report():
+    """Ember is not registered yet, so the shared rule-index tests do not reach it: the same checks here."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from catalogue.rulesets.rule_index import load
+    folder = Path(rules.__file__).parent
+    index = load(folder / "data" / "rules")
+    digest = Path(settings.BASE_DIR).parent / "shared" / "rules" / "ember.md"
+    if digest.exists():
+        ids = re.findall(r"^\| (E-R\d+) \|", digest.read_text(encoding="utf-8"), re.MULTILINE)
+        assert [i for i in index if i.startswith("E-R")] == ids
+    emitted = {node.args[0].value for path in folder.glob("*.py") for node in ast.walk(ast.parse(path.read_text()))
+               if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in ("add", "Issue")
+               and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+               and re.match(r"^[A-Z]+-", node.args[0].value)}
+    assert emitted and emitted <= set(index), emitted - set(index)
+    assert all(option.rule in index for option in rules.OPTIONS.values())
