@@ -120,6 +120,7 @@ def run() -> int:
     squad_bench(catalogue, pack, document, one_line)
     preview_bench(build, catalogue, client)
     megamercs_bench()
+    ember_bench()
     throughput_bench(saved)
     print("\nGrowth with size: medians, each with its ratio to the smallest size's")
     anvil_growth(document, catalogue)
@@ -236,6 +237,26 @@ def megamercs_bench() -> None:
     profiles = len(preview.odds(unit, target, situation)["attacks"])
     print(f"MEGA MERCS b. preview of a {len(unit.weapons)}-weapon unit ({profiles} profiles): {fmt(engine)} "
           f"(target < 20 ms) = {engine / one_unit:.1f}x validating a unit")
+
+
+def ember_bench() -> None:
+    """Ember's attack resolution, exact: 9 attack dice (5 Yellow, 4 Red) against 5 White and 5 Blue, every pool
+    convolved afresh, in floats and in exact fractions; the baseline is one 9-die pool convolved alone."""
+    from catalogue.rulesets.ember import dice as ember
+
+    def fresh(exact: bool):
+        ember.attack_pool.cache_clear()
+        ember.defence_pool.cache_clear()
+        return ember.resolve(ember.attack_pool(5, 4, exact=exact), ember.defence_pool(5, 5, exact=exact))
+
+    def pool_only():
+        ember.attack_pool.cache_clear()
+        ember.attack_pool(5, 4, exact=False)
+
+    baseline = median_time(pool_only, 30)
+    floats, fractions = median_time(lambda: fresh(False), 30), median_time(lambda: fresh(True), 5, warmup=1)
+    print(f"Ember a. a 9-die attack against 5 White + 5 Blue, exact: {fmt(floats)} in floats (target < 20 ms) "
+          f"= {floats / baseline:.1f}x convolving the attack pool alone; {fmt(fractions)} in exact fractions")
 
 
 def throughput_bench(saved) -> None:
