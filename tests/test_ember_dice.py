@@ -124,3 +124,16 @@ def test_the_dice_command_prints_the_odds_of_an_attack(capsys):
     assert json.loads(capsys.readouterr().out)["p_lightning"] == pytest.approx(.3310, abs=1e-4)
     with pytest.raises(CommandError, match="--attack '2X'"):
         call_command("dice", "ember", "--attack", "2X", "--defence", "4W")
+
+
+def test_focus_rerolls_each_die_that_scored_nothing_exactly():
+    """Focus (L490-493) as a fixed rule, die by die: a Red die hits 1/2 + 1/2 · 1/2 = 3/4 of the time; a plain
+    White die shows Defense 1/8 + 6/8 · 1/8 = 14/64."""
+    red = d.attack_pool(0, 1, focus=True)
+    assert sum(p for (light, heavy, _), p in red.items() if heavy) == Fraction(3, 4)
+    white = d.defence_pool(1, focus=True)
+    assert sum(p for (defense, _), p in white.items() if defense) == Fraction(14, 64)
+    assert sum(red.values()) == 1 and sum(white.values()) == 1
+    plain = d.resolve(d.attack_pool(0, 2), d.defence_pool(4))["p_penetration"]
+    assert d.resolve(d.attack_pool(0, 2, focus=True), d.defence_pool(4))["p_penetration"] > plain
+    assert d.resolve(d.attack_pool(0, 2), d.defence_pool(4, focus=True))["p_penetration"] < plain

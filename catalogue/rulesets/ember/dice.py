@@ -47,34 +47,58 @@ def defence_face(face: tuple, defensive: bool, low_profile: bool = False) -> tup
     return defense, dodge
 
 
-def convolve(dice: list[list[tuple]], one=Fraction(1)) -> dict[tuple, object]:
-    """The distribution of the summed icon vectors of several dice, each face equally likely."""
-    total: dict[tuple, object] = {(0,) * len(dice[0][0]) if dice else (): one}
-    for faces in dice:
-        share = one / len(faces)
+def die(faces: list[tuple], one=Fraction(1)) -> dict[tuple, object]:
+    """One die as the chance of each outcome, its faces equally likely (faces showing the same icons merged)."""
+    chances: dict[tuple, object] = defaultdict(lambda: 0 * one)
+    for face in faces:
+        chances[face] += one / len(faces)
+    return dict(chances)
+
+
+def focused(chances: dict[tuple, object], keep) -> dict[tuple, object]:
+    """The die after Focus (L490-493): rerolled once when it shows an outcome `keep` rejects. Each die is judged
+    on its own face, so the pool stays a convolution and the odds stay exact."""
+    again = sum((p for face, p in chances.items() if not keep(face)), 0 * next(iter(chances.values())))
+    return {face: p * keep(face) + again * p for face, p in chances.items()}
+
+
+def convolve(dice: list[dict[tuple, object]], one=Fraction(1)) -> dict[tuple, object]:
+    """The distribution of the summed icon vectors of several dice."""
+    total: dict[tuple, object] = {(0,) * len(next(iter(dice[0]))) if dice else (): one}
+    for chances in dice:
         nxt: dict[tuple, object] = defaultdict(lambda: 0 * one)
         for state, p in total.items():
-            for face in faces:
-                nxt[tuple(a + b for a, b in zip(state, face))] += p * share
+            for face, q in chances.items():
+                nxt[tuple(a + b for a, b in zip(state, face))] += p * q
         total = dict(nxt)
     return total
 
 
+def scores(face: tuple) -> bool:
+    """A face worth keeping: an attack face with a Light or Heavy Hit, a defence face with a Defense or Dodge."""
+    return bool(face[0] or face[1])
+
+
 @lru_cache(maxsize=256)
-def attack_pool(yellow: int, red: int, offensive: bool = False, exact: bool = True) -> dict:
-    """(light, heavy, lightning) of a Yellow and Red pool."""
+def attack_pool(yellow: int, red: int, offensive: bool = False, exact: bool = True, focus: bool = False) -> dict:
+    """(light, heavy, lightning) of a Yellow and Red pool; with Focus, every die that scored no Hit rerolled."""
     one = Fraction(1) if exact else 1.0
-    dice = [[attack_face(f, offensive) for f in YELLOW]] * yellow + [[attack_face(f, offensive) for f in RED]] * red
+    dice = [die([attack_face(f, offensive) for f in YELLOW], one)] * yellow \
+        + [die([attack_face(f, offensive) for f in RED], one)] * red
+    if focus:
+        dice = [focused(d, scores) for d in dice]
     return convolve(dice, one) if dice else {(0, 0, 0): one}
 
 
 @lru_cache(maxsize=256)
 def defence_pool(white: int, blue: int = 0, defensive: bool = False, low_profile: bool = False,
-                 exact: bool = True) -> dict:
-    """(defense, dodge) of a White and Blue pool."""
+                 exact: bool = True, focus: bool = False) -> dict:
+    """(defense, dodge) of a White and Blue pool; with Focus, every die that showed neither rerolled."""
     one = Fraction(1) if exact else 1.0
-    dice = ([[defence_face(f, defensive, low_profile) for f in WHITE]] * white
-            + [[defence_face(f, False, low_profile) for f in BLUE]] * blue)
+    dice = ([die([defence_face(f, defensive, low_profile) for f in WHITE], one)] * white
+            + [die([defence_face(f, False, low_profile) for f in BLUE], one)] * blue)
+    if focus:
+        dice = [focused(d, scores) for d in dice]
     return convolve(dice, one) if dice else {(0, 0): one}
 
 
@@ -125,10 +149,10 @@ def electronic_warfare(initiator: int, responder: int, offensive: bool = False, 
     return won
 
 
-def ew_pool(dice: int, offensive: bool, exact: bool) -> dict:
-    faces = [(attack_face(f, offensive)[0], attack_face(f, offensive)[2]) for f in YELLOW]
+def ew_pool(count: int, offensive: bool, exact: bool) -> dict:
     one = Fraction(1) if exact else 1.0
-    return convolve([faces] * dice, one) if dice else {(0, 0): one}
+    faces = die([(attack_face(f, offensive)[0], attack_face(f, offensive)[2]) for f in YELLOW], one)
+    return convolve([faces] * count, one) if count else {(0, 0): one}
 
 
 def target_part(equipped: set[str]) -> dict[str, Fraction]:
