@@ -1,11 +1,28 @@
-"""Ember·Obsidian Protocol: M.A.P. mechs from Part cards and a Pilot. Listed as coming; its dice work."""
-from ..spec import Dice, DiceOption, Ruleset
-from . import dice
+"""Ember·Obsidian Protocol: M.A.P. mechs from Part cards and a Pilot, squads with Drones, on custom dice.
+
+Listed as coming: its dice, rules and kinds work, but the kinds are not registered until the builder's pages,
+sheets and the secret configuration's masked share link are done (issue 16)."""
+from pathlib import Path
+
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
+from . import dice, rules
+from .schema import CATEGORIES, CATEGORY_LABELS, MechBuild, SquadBuild
+
+KINDS = (
+    Kind("mech", "Mech", MechBuild, "part", lambda build, catalogue, linked: rules.validate(build, catalogue),
+         items=(ItemRef("parts{}"), ItemRef("pilot"))),
+    Kind("squad", "Squad", SquadBuild, "part", rules.validate_squad, links=(Link("mechs[].build", "mech"),),
+         items=(ItemRef("mechs[].mech.parts{}", "mechs[]"), ItemRef("mechs[].mech.pilot", "mechs[]"),
+                ItemRef("drones[].drone", "drones[]"))),
+)
 
 RULESET = Ruleset(
     key="ember",
     name="Ember·Obsidian Protocol",
     tagline="M.A.P. mechs from Part cards and a Pilot, custom dice.",
+    categories=CATEGORIES,
+    category_labels=CATEGORY_LABELS,
+    data_dir=Path(__file__).parent / "data",
     dice=Dice((DiceOption("attack", "the attack pool: Yellow and Red dice, e.g. 2Y+2R", pattern=dice.ATTACK),
                DiceOption("defence", "the defence pool: White dice, and Blue ones, e.g. 4W or 4W+2B",
                           pattern=dice.DEFENCE),
