@@ -68,12 +68,13 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
         raise BuildError(problems)
     linked = linked or {}
     report = Report()
-    mechs, paths = [], []
+    mechs, paths, legal = [], [], {}
     for i, entry in enumerate(squad.mechs):
         if entry.mech is not None:
             written = MechBuild(pack=catalogue.pack, **entry.mech.model_dump())
             mechs.append(resolve(written, catalogue, prefix=f"mechs[{i}].mech."))
             paths.append(i)
+            legal[i] = not [issue for issue in c.check_mech(mechs[-1]) if issue.severity == "error"]
             continue
         link = linked.get(entry.build)
         if link is None:
@@ -89,6 +90,7 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
                                                               f"squad's pack {catalogue.pack}.")
                 continue
             paths.append(i)
+            legal[i] = link.report.legal
             if not link.report.legal:
                 codes = ", ".join(sorted({issue.code for issue in link.report.errors}))
                 report.add("HP-MECH", "warning", f"mechs[{i}]", f"{link.name} is not a legal Mech ({codes}).")
@@ -113,6 +115,11 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
     capacity = sum(c.derived(m)["commands"][0] for m in mechs)
     commanded = sum(any(a.control == "command" for a in d.actions) for d in drones)
     report.meters.append(Meter("commands", "Drones taking Commands", commanded, capacity, "", "drones"))
+    report.detail["roster"] = [
+        {"path": f"mechs[{i}]", "name": mech.name, "pilot": mech.pilot.name if mech.pilot else "no Pilot",
+         "id_number": mech.pilot.id_number if mech.pilot else "—", "parts": len(mech.parts), "legal": legal[i],
+         "points": sum(p.cost for p in mech.parts.values()) + (mech.pilot.cost if mech.pilot else 0)}
+        for i, mech in zip(paths, mechs)]
     report.stats["mechs"] = Stat("Mechs", len(mechs), "saved Mechs that open")
     report.stats["drones"] = Stat("Drones", len(drones), "by count")
     return report

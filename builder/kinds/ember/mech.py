@@ -1,0 +1,88 @@
+"""The Ember Mech builder: a Part card in each of the five slots (or none), the Pilot, the deployment stance, which
+Handheld Parts start on their Discard side and which Parts stay secret; each Part shown as its card, with its
+actions' dice as coloured dice, and the Mech's values, Timings and tokens beside."""
+from __future__ import annotations
+
+from typing import Any
+
+from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.ember import construction as c
+from catalogue.rulesets.ember.schema import SLOT_LETTERS, SLOTS, TIMINGS, PartCard, Pilot
+
+from ... import forms
+from ..base import KindPage
+
+SLOT_LABELS = {"torso": "Torso", "backpack": "Backpack", "chassis": "Chassis", "left_arm": "Left Arm",
+               "right_arm": "Right Arm"}
+STANCES = {"offensive": "Offensive", "defensive": "Defensive", "mobility": "Mobility"}
+LENGTHS = {"short": "S", "medium": "M", "long": "L"}
+
+
+class Page(KindPage):
+    to_fit = ("E-R03", "E-R05")  # a slot or the Pilot not chosen yet
+    summary_meters = {"parts": "Parts"}
+
+    def describe(self, document: dict[str, Any]) -> str:
+        return STANCES.get(document.get("stance", "offensive"), "")
+
+    def anchor(self, path: str) -> str:
+        head, _, rest = path.partition(".")
+        if head == "parts" and rest in SLOTS:
+            return f"slot-{rest}"
+        return {"pilot": "pilot", "parts": "slots", "secret": "slots", "discarded": "slots"}.get(head, "")
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        parts = {slot: post.get(f"part-{slot}") for slot in SLOTS if post.get(f"part-{slot}")}
+        return {**self.header(pack_ref), "name": post.get("name", "").strip() or "Unnamed Mech",
+                "notes": post.get("notes", ""), "parts": parts, "pilot": post.get("pilot") or None,
+                "stance": forms.choice(post, "stance", STANCES, "offensive"),
+                "discarded": [s for s in SLOTS if post.get(f"discarded-{s}") == "on" and s in parts],
+                "secret": [s for s in SLOTS if post.get(f"secret-{s}") == "on" and s in parts]}
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        return context(checked, editing=True)
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        return context(checked)
+
+
+def dice_icons(yellow: int, red: int) -> list[str]:
+    return ["yellow"] * yellow + ["red"] * red
+
+
+def card(part: PartCard, discarded: bool) -> dict[str, Any]:
+    """A Part as its card shows it (or its Discard side): values, tags and actions with their dice."""
+    side = part.discard if discarded and part.discard else part
+    actions = [{"action": a, "dice": dice_icons(a.yellow, a.red),
+                "kind": f"{a.type.title()}{'-' + LENGTHS[a.length] if a.length else ''}",
+                "ammo": range(a.ammo), "intercept": range(a.intercept),
+                "keywords": ", ".join(k.name + (f" {k.x}" if k.x is not None else "") for k in a.keywords)}
+               for a in side.actions]
+    return {"part": part, "side": side, "discarded": discarded, "actions": actions,
+            "structure": side.structure if side.structure is not None else "—",
+            "tags": [t for t, on in (("Handheld", part.handheld and not discarded),
+                                     ("Freehand", c.freehand(part, discarded))) if on],
+            "keywords": ", ".join(k.name + (f" {k.x}" if k.x is not None else "") for k in part.keywords)}
+
+
+def context(checked, editing: bool = False) -> dict[str, Any]:
+    document, catalogue, report = checked.document, checked.catalogue, checked.report
+    items = catalogue.items
+    parts = document.get("parts", {})
+    slots = []
+    for slot in SLOTS:
+        part = items.get(parts.get(slot, ""))
+        slots.append({"slot": slot, "label": SLOT_LABELS[slot], "letter": SLOT_LETTERS[slot],
+                      "card": card(part, slot in document.get("discarded", [])) if isinstance(part, PartCard) else None,
+                      "secret": slot in document.get("secret", []),
+                      "options": [p for p in catalogue.of("part") if p.slot == slot] if editing else [],
+                      "issues": report.issues_at(f"parts.{slot}")})
+    pilot = items.get(document.get("pilot") or "")
+    timings = report.detail.get("timings", {})
+    return {"slots": slots, "pilot": pilot if isinstance(pilot, Pilot) else None,
+            "pilots": catalogue.of("pilot") if editing else [], "stances": STANCES,
+            "initiative": [(t.title(), pilot.initiative[t]) for t in TIMINGS] if isinstance(pilot, Pilot) else [],
+            "link_boxes": range(pilot.max_link) if isinstance(pilot, Pilot) else range(0),
+            "timings": [(t.title(), timings.get(t, [])) for t in TIMINGS],
+            "mech_issues": [i for i in report.issues if not i.path.startswith("parts.")]}

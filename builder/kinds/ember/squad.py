@@ -1,0 +1,82 @@
+"""The Ember squad page: saved Mechs by share link (or this browser's, by name), Drones with counts, the points bar
+of the unsourced format, command capacity against the Drones that take Commands, and each Mech's Pilot ID."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from catalogue.rulesets.base import Catalogue
+from catalogue.rulesets.ember.schema import Drone
+
+from ... import forms, store
+from ...session import mine
+from ..base import KindPage
+
+MAX_MECHS, MAX_DRONES = 12, 24
+MAX_INLINE = 4000  # characters of one written-in Mech in the form
+
+
+class Page(KindPage):
+    summary_meters = {"points": "Points", "commands": "Commands"}
+
+    def blank(self, pack_ref: str) -> dict[str, Any]:
+        return {**super().blank(pack_ref), "name": "New squad"}
+
+    def anchor(self, path: str) -> str:
+        for prefix in ("mechs", "drones"):
+            if path.startswith(f"{prefix}[") and "]" in path:
+                return f"{prefix}-{path[len(prefix) + 1:path.index(']')]}"
+        return {"drones": "drones", "mechs": "mechs"}.get(path, "")
+
+    def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
+                           notices: list | None = None) -> dict[str, Any]:
+        mechs = [mech_entry(post.get(f"mech-{i}", ""), f"mech-{i}")
+                 for i in range(forms.whole_number(post, "mech-count", 0, 0, MAX_MECHS))]
+        drones = [{"drone": post.get(f"drone-{i}-drone", ""),
+                   "count": forms.whole_number(post, f"drone-{i}-count", 1, 1, 12)}
+                  for i in range(forms.whole_number(post, "drone-count", 0, 0, MAX_DRONES))]
+        added = post.get("add-mech", "").strip()
+        if added and len(mechs) < MAX_MECHS:
+            own = [b for b in (mine(request, self.ruleset.key, "mech") if request is not None else [])
+                   if b.name.lower() == added.lower()]
+            mechs.append({"build": own[0].share_id if own else forms.share_id(added.rsplit("#", 1)[-1], "add-mech")})
+        if isinstance(catalogue.items.get(post.get("add-drone", "")), Drone) and len(drones) < MAX_DRONES:
+            drones.append({"drone": post["add-drone"], "count": 1})
+        verb, _, index = post.get("action", "").partition(":")
+        rows = {"remove-mech": mechs, "remove-drone": drones}.get(verb)
+        if rows is not None and index.isascii() and index.isdigit() and int(index) < len(rows):
+            del rows[int(index)]
+        return {**self.header(pack_ref), "name": post.get("name", "").strip() or "New squad",
+                "notes": post.get("notes", ""), "mechs": mechs, "drones": drones}
+
+    def context(self, request, checked, build=None) -> dict[str, Any]:
+        own = mine(request, self.ruleset.key, "mech") if request is not None else []
+        return {**context(checked), "my_mechs": own, "drone_options": checked.catalogue.of("drone")}
+
+    def share_context(self, request, checked, build) -> dict[str, Any]:
+        return context(checked)
+
+
+def mech_entry(value: str, path: str) -> dict[str, Any]:
+    """A roster line's hidden field: `build:<share id>`, or a written-in Mech as JSON."""
+    kind, _, ref = value.partition(":")
+    if kind == "build" and ref:
+        return {"build": ref}
+    if kind == "mech" and 0 < len(ref) <= MAX_INLINE:
+        return {"mech": store.decode(ref)}
+    raise forms.problem(path, f"{value[:40]!r} is not a squad's Mech")
+
+
+def context(checked) -> dict[str, Any]:
+    document, report, items = checked.document, checked.report, checked.catalogue.items
+    roster = {row["path"]: row for row in report.detail.get("roster", [])}
+    mechs = []
+    for i, entry in enumerate(document.get("mechs", [])):
+        written = entry.get("mech")
+        mechs.append({"index": i, "field": f"build:{entry['build']}" if entry.get("build") else
+                      f"mech:{json.dumps(written)}", "ref": entry.get("build"), "row": roster.get(f"mechs[{i}]"),
+                      "issues": report.issues_at(f"mechs[{i}]")})
+    drones = [{"index": i, "drone": items[d["drone"]], "count": d["count"], "issues": report.issues_at(f"drones[{i}]")}
+              for i, d in enumerate(document.get("drones", []))]
+    return {"mechs": mechs, "drones": drones,
+            "squad_issues": [i for i in report.issues if not i.path.startswith(("mechs[", "drones["))]}
