@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.template.loader import render_to_string
+
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.ember import construction as c
 from catalogue.rulesets.ember.schema import SLOT_LETTERS, SLOTS, TIMINGS, PartCard, Pilot
@@ -46,6 +48,20 @@ class Page(KindPage):
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked)
 
+    def sheet_sections(self, build, checked, share_url: str) -> list[str]:
+        """The control panel, then the Part cards at card size (each Handheld Part's Discard side too)."""
+        shown = context(checked)
+        cards = []
+        for s in shown["slots"]:
+            if s["card"] is None:
+                continue
+            part = s["card"]["part"]
+            cards.append(printed(card(part, False), f"{s['label']} · {part.cost} pts", s["letter"]))
+            if part.handheld:
+                cards.append(printed(card(part, True), f"Discard side of {part.name}", s["letter"]))
+        html = render_to_string(self.template("cards"), {"build": build, "cards": cards, "unsourced": True})
+        return super().sheet_sections(build, checked, share_url) + [html]
+
 
 def dice_icons(yellow: int, red: int) -> list[str]:
     return ["yellow"] * yellow + ["red"] * red
@@ -66,6 +82,14 @@ def card(part: PartCard, discarded: bool) -> dict[str, Any]:
             "keywords": ", ".join(k.name + (f" {k.x}" if k.x is not None else "") for k in part.keywords)}
 
 
+def printed(shown: dict[str, Any], subtitle: str, corner: str) -> dict[str, Any]:
+    """A Part card as the card sheet prints it."""
+    side = shown["side"]
+    return {"title": side.name, "subtitle": subtitle, "corner": corner, "keywords": shown["keywords"],
+            "values": [("Armor", side.armor), ("Structure", shown["structure"]), ("Dodge", side.dodge),
+                       ("EV", side.electronic)], "actions": shown["actions"]}
+
+
 def context(checked, editing: bool = False) -> dict[str, Any]:
     document, catalogue, report = checked.document, checked.catalogue, checked.report
     items = catalogue.items
@@ -82,6 +106,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
     timings = report.detail.get("timings", {})
     return {"slots": slots, "pilot": pilot if isinstance(pilot, Pilot) else None,
             "pilots": catalogue.of("pilot") if editing else [], "stances": STANCES,
+            "stance_label": STANCES.get(document.get("stance", "offensive"), ""),
             "initiative": [(t.title(), pilot.initiative[t]) for t in TIMINGS] if isinstance(pilot, Pilot) else [],
             "link_boxes": range(pilot.max_link) if isinstance(pilot, Pilot) else range(0),
             "timings": [(t.title(), timings.get(t, [])) for t in TIMINGS],
