@@ -9,18 +9,26 @@ from django.template.loader import render_to_string
 
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.ember import construction as c
+from catalogue.rulesets.ember import preview as engine
+from catalogue.rulesets.ember.construction import actions_of
+from catalogue.rulesets.ember.rules import parse, resolve
 from catalogue.rulesets.ember.schema import SLOT_LETTERS, SLOTS, TIMINGS, PartCard, Pilot
 
 from ... import forms
-from ..base import KindPage
+from ..base import KindPage, target_and_situation
 
 SLOT_LABELS = {"torso": "Torso", "backpack": "Backpack", "chassis": "Chassis", "left_arm": "Left Arm",
                "right_arm": "Right Arm"}
 STANCES = {"offensive": "Offensive", "defensive": "Defensive", "mobility": "Mobility"}
 LENGTHS = {"short": "S", "medium": "M", "long": "L"}
+DEFENDER_STANCES = ("offensive", "defensive", "mobility", "shutdown")
 
 
 class Page(KindPage):
+    previews = True
+    preview_flags = (("Target", (("damaged", "the Part is Damaged (rolls its Structure)", False),
+                                 ("terrain", "Terrain protection", False), ("unit_cover", "Unit protection", False))),
+                     ("Attack", (("focus", "Focus: reroll every die that scored nothing", False),)))
     to_fit = ("E-R03", "E-R05")  # a slot or the Pilot not chosen yet
     summary_meters = {"parts": "Parts"}
 
@@ -47,6 +55,34 @@ class Page(KindPage):
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked)
+
+    def preview_context(self, request, document, build) -> dict[str, Any]:
+        return {**super().preview_context(request, document, build), "stance_choices": DEFENDER_STANCES}
+
+    def preview_request(self, fields) -> dict[str, Any]:
+        structure = str(fields.get("structure", "") or "").strip()
+        target = {"armor": forms.whole_number(fields, "armor", 4, 0, 20),
+                  "structure": forms.whole_number(fields, "structure", low=0, high=20) if structure else None,
+                  "dodge": forms.whole_number(fields, "dodge", 0, 0, 20),
+                  "stance": forms.choice(fields, "stance", DEFENDER_STANCES, "offensive"),
+                  "fragile": forms.whole_number(fields, "fragile", 0, 0, 10),
+                  **{flag: fields.get(flag) == "on" for flag in ("damaged", "terrain", "unit_cover")}}
+        return {"target": target, "situation": {"policy": forms.choice(fields, "policy", ("P1", "P2"), "P1"),
+                                                "focus": fields.get("focus") == "on"}}
+
+    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
+        """Every attack action of the Mech's Parts against the Part the request describes."""
+        target, situation = target_and_situation(request, engine.DefenderModel, engine.SituationModel)
+        mech = resolve(parse(checked.document), checked.catalogue)
+        offensive = checked.document.get("stance") == "offensive"
+        attacks = [engine.action_odds(action, engine.Defender(**target.model_dump()), offensive, situation.policy,
+                                      situation.focus)
+                   for slot, part in mech.parts.items() for action in actions_of(part, slot in mech.discarded)
+                   if action.type in engine.ATTACKS and (action.yellow or action.red)]
+        for attack in attacks:
+            attack.update(distribution=attack["surplus"], reachable=True, hit_from=1)
+        return {"attacker": checked.document["name"], "attacks": attacks, "target": target.model_dump(),
+                "situation": situation.model_dump()}
 
     def sheet_sections(self, build, checked, share_url: str) -> list[str]:
         """The control panel, then the Part cards at card size (each Handheld Part's Discard side too)."""

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from . import dice
 
@@ -94,7 +97,30 @@ class Defender:
 ATTACKS = ("melee", "firing", "projectile", "immediate", "delay")
 
 
-def action_odds(action, defender: Defender, offensive: bool, policy: str = "P1") -> dict[str, object]:
+class DefenderModel(BaseModel):
+    """The preview request's target, read and bounded (the engine's Defender is built from it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    armor: int = Field(4, ge=0, le=20)
+    structure: int | None = Field(3, ge=0, le=20)
+    damaged: bool = False
+    dodge: int = Field(0, ge=0, le=20)
+    stance: Literal["offensive", "defensive", "mobility", "shutdown"] = "offensive"
+    terrain: bool = False
+    unit_cover: bool = False
+    fragile: int = Field(0, ge=0, le=10)
+
+
+class SituationModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    policy: Literal["P1", "P2"] = "P1"
+    focus: bool = False
+
+
+def action_odds(action, defender: Defender, offensive: bool, policy: str = "P1", focus: bool = False
+                ) -> dict[str, object]:
     """One attack action of the Mech against the defender, exactly (floats): P(Hit), P(Penetration), the surplus,
     P(Lightning effect), and the target Part's state after it."""
     piercing = action.keyword("Armor Piercing")
@@ -104,7 +130,7 @@ def action_odds(action, defender: Defender, offensive: bool, policy: str = "P1")
     ap = piercing.x if piercing and piercing.x else 0
     white = white_dice(part, ap, defender.fragile, protection)
     blue = defender.dodge if stance == "mobility" else 0
-    attack = dice.attack_pool(action.yellow, action.red, offensive, exact=False)
+    attack = dice.attack_pool(action.yellow, action.red, offensive, exact=False, focus=focus)
     effects = bool(action.keyword("Concussion") or action.keyword("Wrecking"))
     result = dice.resolve(attack, dice.defence_pool(white, blue, stance == "defensive", exact=False), policy,
                           lightning_matters=effects)
