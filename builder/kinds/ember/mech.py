@@ -33,7 +33,7 @@ class Page(KindPage):
     summary_meters = {"parts": "Parts"}
 
     def describe(self, document: dict[str, Any]) -> str:
-        return STANCES.get(document.get("stance", "offensive"), "")
+        return f"{STANCES.get(document.get('stance', 'offensive'), '')} stance"
 
     def anchor(self, path: str) -> str:
         head, _, rest = path.partition(".")
@@ -142,7 +142,6 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
     timings = report.detail.get("timings", {})
     return {"slots": slots, "pilot": pilot if isinstance(pilot, Pilot) else None,
             "pilots": catalogue.of("pilot") if editing else [], "stances": STANCES,
-            "stance_label": STANCES.get(document.get("stance", "offensive"), ""),
             "initiative": [(t.title(), pilot.initiative[t]) for t in TIMINGS] if isinstance(pilot, Pilot) else [],
             "link_boxes": range(pilot.max_link) if isinstance(pilot, Pilot) else range(0),
             "timings": [(t.title(), timings.get(t, [])) for t in TIMINGS],

@@ -75,7 +75,8 @@ def context(checked) -> dict[str, Any]:
         written = entry.get("mech")
         mechs.append({"index": i, "field": f"build:{entry['build']}" if entry.get("build") else
                       f"mech:{json.dumps(written)}", "ref": entry.get("build"), "row": roster.get(f"mechs[{i}]"),
-                      "issues": report.issues_at(f"mechs[{i}]")})
+                      "issues": [issue for issue in report.issues if issue.path == f"mechs[{i}]"
+                                 or issue.path.startswith(f"mechs[{i}].")]})
     drones = [{"index": i, "drone": items[d["drone"]], "count": d["count"], "issues": report.issues_at(f"drones[{i}]")}
               for i, d in enumerate(document.get("drones", []))]
     return {"mechs": mechs, "drones": drones,

@@ -1,0 +1,100 @@
+"""Ember's pages, staged: its kinds are not registered yet (issue 16 still owes the masked share link), so these
+tests register them for the test's duration and drive the real views: the Mech builder, its preview, its sheet
+and cards, and a squad of saved Mechs."""
+import dataclasses
+import json
+import re
+
+import pytest
+
+from builder import store
+from builder.kinds import PAGES
+from builder.kinds.ember import mech as mech_page
+from builder.kinds.ember import squad as squad_page
+from catalogue import rulesets
+from catalogue.loader import catalogue_by_ref, forget, load_pack
+from catalogue.rulesets import ember
+from catalogue.rulesets.packs import read_pack
+from tests.html_forms import read_form
+from tests.test_pdf import pdf_text
+
+pytestmark = pytest.mark.django_db
+PACK = "ember-starter@1.0.0"
+PARTS = {"torso": "flint-assault-torso", "chassis": "strider-legs", "left_arm": "ridgeline-rifle-arm",
+         "right_arm": "breaker-blade-arm"}
+
+
+@pytest.fixture
+def registered(packs, monkeypatch):
+    spec = dataclasses.replace(ember.RULESET, kinds=ember.KINDS)
+    for registry in (rulesets.ACTIVE, rulesets.RULESETS):
+        monkeypatch.setitem(registry, "ember", spec)
+    for kind in ember.KINDS:
+        monkeypatch.setitem(rulesets.KINDS, ("ember", kind.key), kind)
+    monkeypatch.setitem(PAGES, ("ember", "mech"), mech_page.Page(spec, ember.KINDS[0]))
+    monkeypatch.setitem(PAGES, ("ember", "squad"), squad_page.Page(spec, ember.KINDS[1]))
+    load_pack(read_pack(spec.data_dir / "starter.yaml", rulesets.ACTIVE))
+    forget()
+    yield spec
+
+
+def mech(name="Cinder", pilot="gof-007-han-ye", parts=PARTS, **fields):
+    return {"format": "hardpoint.build/1", "ruleset": "ember", "kind": "mech", "pack": PACK, "name": name,
+            "parts": dict(parts), "pilot": pilot, **fields}
+
+
+def pilot_keys():
+    return [p.key for p in catalogue_by_ref(PACK).of("pilot")]
+
+
+def test_a_mech_without_a_chassis_shows_e_r03_and_saving_round_trips(client, registered):
+    first = pilot_keys()[0]
+    html = client.post("/new/ember/mech/", {"pack": PACK, "name": "Hound", "pilot": first,
+                                            "part-torso": PARTS["torso"], "part-left_arm": PARTS["left_arm"]}).content.decode()
+    assert re.search(r'data-code="E-R03"[^>]*>.*?needs a chassis', html, re.S)
+    build = store.create(store.check(mech(pilot=first)))
+    values, _ = read_form(client.get(build.get_absolute_url()).content.decode())
+    response = client.post(build.get_absolute_url(), {**values, "action": ["save"]})
+    build.refresh_from_db()
+    assert response.status_code == 200 and build.version == 2 and build.document == store.check(mech(pilot=first)).document
+
+
+def test_the_builder_shows_each_part_as_its_card_with_its_dice(client, registered):
+    build = store.create(store.check(mech(pilot=pilot_keys()[0])))
+    html = client.get(build.get_absolute_url()).content.decode()
+    assert "Flint Assault Torso" in html and 'aria-label="1 Yellow and 2 Red dice"' in html
+    assert "starts on its Discard side" in html  # the rifle arm is Handheld
+    assert "Firing" in html and "no Starting Action" in html  # the Timings beside
+
+
+def test_the_preview_gives_every_attack_exactly(client, registered):
+    document = mech(pilot=pilot_keys()[0])
+    form = {"attacker": json.dumps(document), "preview-armor": "4", "preview-structure": "3", "preview-dodge": "5",
+            "preview-stance": "mobility"}
+    html = client.post("/preview/ember/mech/", form, HTTP_HX_REQUEST="true").content.decode()
+    assert "Chest Autocannon" in html and "Cleaving Stroke" in html and "4 + 5" in html
+    api = client.post("/api/preview", {"attacker": document, "target": {"armor": 4, "structure": 3, "dodge": 5,
+                                                                       "stance": "mobility"}},
+                      content_type="application/json")
+    aimed = next(a for a in api.json()["attacks"] if a["name"] == "Aimed Shot")
+    assert api.status_code == 200 and 0 < aimed["p_penetration"] < 1
+
+
+def test_the_sheet_prints_the_control_panel_and_the_cards(client, registered, tmp_path):
+    build = store.create(store.check(mech(pilot=pilot_keys()[0])))
+    printed = pdf_text(client.get(f"/s/{build.share_id}.pdf").content, tmp_path, layout=False).lower()
+    for words in ("quick reference", "damaged", "destroyed", "repaired", "cut along the corner marks",
+                  "discard side of ridgeline rifle arm", "offensive stance"):
+        assert words in printed, words
+
+
+def test_a_squad_of_two_mechs_with_one_pilot_id_shows_e_r06(client, registered):
+    pilot = pilot_keys()[0]
+    one, two = (store.create(store.check(mech(name=n, pilot=pilot))) for n in ("Cinder", "Ember"))
+    squad = {"format": "hardpoint.build/1", "ruleset": "ember", "kind": "squad", "pack": PACK, "name": "Embers",
+             "mechs": [{"build": one.share_id}, {"build": two.share_id}], "drones": [{"drone": "picket-gun-drone",
+                                                                                    "count": 2}]}
+    saved = store.create(store.check(squad))
+    html = client.get(saved.get_absolute_url()).content.decode()
+    assert re.search(r'data-code="E-R06"', html) and "Points (unsourced format)" in html
+    assert "Picket Gun Drone" in html
