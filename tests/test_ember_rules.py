@@ -131,3 +131,25 @@ def test_the_rule_index_lists_every_digest_rule_in_order_and_each_code_the_check
                and re.match(r"^[A-Z]+-", node.args[0].value)}
     assert emitted and emitted <= set(index), emitted - set(index)
     assert all(option.rule in index for option in rules.OPTIONS.values())
+
+
+def test_the_starter_pack_reads_and_its_examples_are_legal_without_a_warning():
+    import dataclasses
+
+    from catalogue.rulesets import ACTIVE
+    from catalogue.rulesets import ember
+    from catalogue.rulesets.packs import read_pack
+
+    staged = {**ACTIVE, "ember": dataclasses.replace(ember.RULESET, kinds=ember.KINDS)}  # not registered yet
+    data = read_pack(ember.RULESET.data_dir / "starter.yaml", staged)
+    kinds = [e["kind"] for e in data.examples]
+    assert kinds.count("squad") == 2 and kinds.count("mech") == 2
+    parts = data.catalogue.of("part")
+    assert len(parts) >= 20 and sum(p.handheld for p in parts) >= 4 and all(p.discard for p in parts if p.handheld)
+    assert len(data.catalogue.of("pilot")) >= 6 and len(data.catalogue.of("drone")) >= 4
+    assert len(data.catalogue.of("projectile")) >= 3
+    for example in data.examples:
+        document = {"format": "hardpoint.build/1", "ruleset": "ember", "pack": data.header.ref, **example}
+        report = (rules.validate(document, data.catalogue) if example["kind"] == "mech"
+                  else rules.validate_squad(document, data.catalogue, {}))
+        assert report.legal and not report.issues, (example["name"], [i.message for i in report.issues])
