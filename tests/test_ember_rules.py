@@ -153,3 +153,21 @@ def test_the_starter_pack_reads_and_its_examples_are_legal_without_a_warning():
         report = (rules.validate(document, data.catalogue) if example["kind"] == "mech"
                   else rules.validate_squad(document, data.catalogue, {}))
         assert report.legal and not report.issues, (example["name"], [i.message for i in report.issues])
+
+
+def test_e_r14_the_squad_lists_the_projectile_cards_it_needs(cat):
+    from catalogue.rulesets.ember.schema import PartCard, Projectile
+    salvo = Projectile(key="salvo", name="Salvo", kind="projectile")
+    rack = PartCard(key="rack", name="Rack", slot="backpack", actions=[{"name": "Fire", "type": "projectile",
+                                                                          "length": "medium", "launches": "salvo"}])
+    odd = PartCard(key="odd", name="Odd", slot="backpack", actions=[{"name": "Drop", "type": "tactical",
+                                                                        "length": "short", "launches": "ghost"}])
+    more = Catalogue("ember", cat.pack, {**cat.items, "salvo": salvo, "rack": rack, "odd": odd},
+                     {**cat.categories, "salvo": "projectile", "rack": "part", "odd": "part"}, "Test")
+    parts = {"torso": "core", "chassis": "legs", "left_arm": "claw"}
+    fine = rules.validate_squad({**squad(), "mechs": [{"mech": {"name": "A", "pilot": "ace",
+                                                                 "parts": {**parts, "backpack": "rack"}}}]}, more, {})
+    assert fine.detail["projectiles"] == ["salvo"] and "E-R14" not in [i.code for i in fine.issues]
+    broken = rules.validate_squad({**squad(), "mechs": [{"mech": {"name": "B", "pilot": "ace",
+                                                                   "parts": {**parts, "backpack": "odd"}}}]}, more, {})
+    assert [i.code for i in broken.issues if i.code == "E-R14"] == ["E-R14"]

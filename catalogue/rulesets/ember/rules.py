@@ -9,7 +9,7 @@ from typing import Any
 from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
 from ..house_rules import load, setting
 from . import construction as c
-from .schema import SLOT_LETTERS, Drone, MechBuild, PartCard, Pilot, SquadBuild
+from .schema import SLOT_LETTERS, Drone, MechBuild, PartCard, Pilot, Projectile, SquadBuild
 
 OPTIONS = load(Path(__file__).parent / "data")
 UNSOURCED = "an authored format: the rulebook's squad rules (chapter 5) are missing"
@@ -115,6 +115,13 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
     capacity = sum(c.derived(m)["commands"][0] for m in mechs)
     commanded = sum(any(a.control == "command" for a in d.actions) for d in drones)
     report.meters.append(Meter("commands", "Drones taking Commands", commanded, capacity, "", "drones"))
+    # E-R14: the Projectile and Deployable cards the squad's units place, which it brings to the table.
+    launched = {a.launches for m in mechs for slot, p in m.parts.items() for a in c.actions_of(p, slot in m.discarded)
+                if a.launches} | {a.launches for d in drones for a in d.actions if a.launches}
+    report.detail["projectiles"] = sorted(key for key in launched if isinstance(catalogue.items.get(key), Projectile))
+    for key in sorted(launched - set(report.detail["projectiles"])):
+        report.add("E-R14", "warning", "mechs", f"An action places '{key[:60]}', which {catalogue.pack} has no "
+                                                f"Projectile card for.")
     report.detail["roster"] = [
         {"path": f"mechs[{i}]", "name": mech.name, "pilot": mech.pilot.name if mech.pilot else "no Pilot",
          "id_number": mech.pilot.id_number if mech.pilot else "—", "parts": len(mech.parts), "legal": legal[i],

@@ -41,6 +41,7 @@ class Action(Strict):
     ammo: Small = 0
     charge: bool = False
     intercept: Small = 0
+    launches: str | None = Field(None, max_length=80)  # the Projectile or Deployable card it places (E-R14)
     keywords: Annotated[list[Keyword], Field(max_length=12)] = Field(default_factory=list)
     conditions: Annotated[list[str], Field(max_length=6)] = Field(default_factory=list)  # [Hit], [Two-Handed]…
     text: str = Field(default="", max_length=1000)
