@@ -98,3 +98,14 @@ def test_a_squad_of_two_mechs_with_one_pilot_id_shows_e_r06(client, registered):
     html = client.get(saved.get_absolute_url()).content.decode()
     assert re.search(r'data-code="E-R06"', html) and "Points (unsourced format)" in html
     assert "Picket Gun Drone" in html
+
+
+def test_the_squad_sheet_says_the_format_is_unsourced_and_prints_drone_and_projectile_cards(client, registered, tmp_path):
+    one = store.create(store.check(mech(pilot=pilot_keys()[0], parts={**PARTS, "backpack": "ashfall-missile-rack"})))
+    squad = {"format": "hardpoint.build/1", "ruleset": "ember", "kind": "squad", "pack": PACK, "name": "Embers",
+             "mechs": [{"build": one.share_id}], "drones": [{"drone": "picket-gun-drone", "count": 2}]}
+    saved = store.create(store.check(squad))
+    printed = " ".join(pdf_text(client.get(f"/s/{saved.share_id}.pdf").content, tmp_path, layout=False).split())
+    assert "authored format, unsourced" in printed and "Picket Gun Drone" in printed
+    assert "Cinder Salvo" in printed and "Missile Group 3" in printed and "Cut along the corner marks" in printed
+    assert "Cinder" in printed  # the saved Mech's own sheet follows

@@ -95,7 +95,7 @@ class Page(KindPage):
             cards.append(printed(card(part, False), f"{s['label']} · {part.cost} pts", s["letter"]))
             if part.handheld:
                 cards.append(printed(card(part, True), f"Discard side of {part.name}", s["letter"]))
-        html = render_to_string(self.template("cards"), {"build": build, "cards": cards, "unsourced": True})
+        html = render_to_string("builder/ember/_cards.html", {"build": build, "cards": cards, "unsourced": True})
         return super().sheet_sections(build, checked, share_url) + [html]
 
 
@@ -103,15 +103,20 @@ def dice_icons(yellow: int, red: int) -> list[str]:
     return ["yellow"] * yellow + ["red"] * red
 
 
+def card_actions(actions) -> list[dict[str, Any]]:
+    """Each action as a card shows it: type and length ("Firing-S", a Drone's "Command"), dice, tokens, keywords."""
+    return [{"action": a, "dice": dice_icons(a.yellow, a.red),
+             "kind": f"{a.type.title()}{'-' + LENGTHS[a.length] if a.length else ''}"
+                     f"{' · ' + a.control.title() if a.control else ''}",
+             "ammo": range(a.ammo), "intercept": range(a.intercept),
+             "keywords": ", ".join(k.name + (f" {k.x}" if k.x is not None else "") for k in a.keywords)}
+            for a in actions]
+
+
 def card(part: PartCard, discarded: bool) -> dict[str, Any]:
     """A Part as its card shows it (or its Discard side): values, tags and actions with their dice."""
     side = part.discard if discarded and part.discard else part
-    actions = [{"action": a, "dice": dice_icons(a.yellow, a.red),
-                "kind": f"{a.type.title()}{'-' + LENGTHS[a.length] if a.length else ''}",
-                "ammo": range(a.ammo), "intercept": range(a.intercept),
-                "keywords": ", ".join(k.name + (f" {k.x}" if k.x is not None else "") for k in a.keywords)}
-               for a in side.actions]
-    return {"part": part, "side": side, "discarded": discarded, "actions": actions,
+    return {"part": part, "side": side, "discarded": discarded, "actions": card_actions(side.actions),
             "structure": side.structure if side.structure is not None else "—",
             "tags": [t for t, on in (("Handheld", part.handheld and not discarded),
                                      ("Freehand", c.freehand(part, discarded))) if on],

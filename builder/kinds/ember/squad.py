@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.template.loader import render_to_string
+
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.ember.schema import Drone
+
+from .mech import card_actions
 
 from ... import forms, store
 from ...session import mine
@@ -55,6 +59,30 @@ class Page(KindPage):
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked)
+
+    def sheet_sections(self, build, checked, share_url: str) -> list[str]:
+        """The team sheet, then the Drone and Projectile cards at card size; saved Mechs print their own sheets."""
+        items = checked.catalogue.items
+        drones = [(items[d["drone"]], d["count"]) for d in checked.document.get("drones", [])]
+        cards = [printed_card(d, f"Drone · {d.size} {d.movement} · {d.stance} stance, fixed · ×{n}", "D")
+                 for d, n in drones]
+        cards += [printed_card(items[k], f"{items[k].kind.title()} · {items[k].stance} stance, fixed", "P")
+                  for k in checked.report.detail.get("projectiles", [])]
+        html = render_to_string("builder/ember/_cards.html", {"build": build, "cards": cards, "unsourced": True})
+        return super().sheet_sections(build, checked, share_url) + ([html] if cards else [])
+
+
+def printed_card(item, subtitle: str, corner: str) -> dict[str, Any]:
+    """A Drone or Projectile card as the card sheet prints it."""
+    values = [("Armor", item.armor), ("Structure", item.structure if item.structure is not None else "—"),
+              ("Dodge", item.dodge), ("EV", item.electronic)]
+    if getattr(item, "movement_range", None) is not None:
+        values.append(("Move", item.movement_range))
+    if getattr(item, "missile_group", None):
+        values.append(("Missile Group", item.missile_group))
+    return {"title": item.name, "subtitle": subtitle, "corner": corner, "values": values,
+            "keywords": ", ".join(k.name + (f" {k.x}" if k.x is not None else "") for k in item.keywords),
+            "actions": card_actions(item.actions)}
 
 
 def mech_entry(value: str, path: str) -> dict[str, Any]:
