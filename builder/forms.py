@@ -1,6 +1,7 @@
 """Reading builder forms. A field that does not parse is named in a BuildError, which the views answer with 422."""
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection
 from typing import Any
@@ -40,6 +41,20 @@ def choice(post, name: str, choices: Collection[str], default: str | None = None
     if value not in choices:
         raise problem(name, f"{value[:40]!r} is not one of {', '.join(list(choices)[:12])}")
     return value
+
+
+def roster_line(value: str, path: str, written: str, longest: int) -> dict[str, Any]:
+    """A roster line's hidden field: `build:<share id>`, or a build written in as JSON under `written:` (a
+    company's starter unit, a squad's example Mech)."""
+    kind, _, ref = str(value).partition(":")
+    if kind == "build" and ref:
+        return {"build": ref}
+    if kind == written and 0 < len(ref) <= longest:
+        try:
+            return {written: json.loads(ref)}
+        except (ValueError, RecursionError):
+            raise problem(path, "the written-in build is not valid JSON") from None
+    raise problem(path, f"{str(value)[:40]!r} is not a roster line")
 
 
 def share_id(text: Any, path: str) -> str | None:

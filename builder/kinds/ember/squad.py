@@ -12,7 +12,7 @@ from catalogue.rulesets.ember.schema import Drone
 
 from .mech import card_actions
 
-from ... import forms, store
+from ... import forms
 from ...session import mine
 from ..base import KindPage
 
@@ -34,7 +34,7 @@ class Page(KindPage):
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
-        mechs = [mech_entry(post.get(f"mech-{i}", ""), f"mech-{i}")
+        mechs = [forms.roster_line(post.get(f"mech-{i}", ""), f"mech-{i}", "mech", MAX_INLINE)
                  for i in range(forms.whole_number(post, "mech-count", 0, 0, MAX_MECHS))]
         drones = [{"drone": post.get(f"drone-{i}-drone", ""),
                    "count": forms.whole_number(post, f"drone-{i}-count", 1, 1, 12)}
@@ -83,16 +83,6 @@ def printed_card(item, subtitle: str, corner: str) -> dict[str, Any]:
     return {"title": item.name, "subtitle": subtitle, "corner": corner, "values": values,
             "keywords": ", ".join(k.name + (f" {k.x}" if k.x is not None else "") for k in item.keywords),
             "actions": card_actions(item.actions)}
-
-
-def mech_entry(value: str, path: str) -> dict[str, Any]:
-    """A roster line's hidden field: `build:<share id>`, or a written-in Mech as JSON."""
-    kind, _, ref = value.partition(":")
-    if kind == "build" and ref:
-        return {"build": ref}
-    if kind == "mech" and 0 < len(ref) <= MAX_INLINE:
-        return {"mech": store.decode(ref)}
-    raise forms.problem(path, f"{value[:40]!r} is not a squad's Mech")
 
 
 def context(checked) -> dict[str, Any]:

@@ -36,7 +36,7 @@ class Page(KindPage):
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
-        units = [unit_entry(post.get(f"unit-{i}", ""), f"unit-{i}")
+        units = [forms.roster_line(post.get(f"unit-{i}", ""), f"unit-{i}", "unit", MAX_INLINE)
                  for i in range(forms.whole_number(post, "unit-count", 0, 0, MAX_UNITS))]
         drones = [{"drone": post.get(f"drone-{i}-drone", ""),
                    "controller": forms.whole_number(post, f"drone-{i}-controller", 0, 0, MAX_UNITS - 1),
@@ -90,16 +90,6 @@ class Page(KindPage):
                 card = SimpleNamespace(name=entry["unit"]["name"], version=build.version, share_id=build.share_id)
                 cards += unit_page.sheet_sections(card, store.check(document), share_url)
         return super().sheet_sections(build, checked, share_url) + cards
-
-
-def unit_entry(value: str, path: str) -> dict[str, Any]:
-    """A roster line's hidden field: `build:<share id>`, or a written-in unit as JSON."""
-    kind, _, ref = value.partition(":")
-    if kind == "build" and ref:
-        return {"build": ref}
-    if kind == "unit" and 0 < len(ref) <= MAX_INLINE:
-        return {"unit": store.decode(ref)}
-    raise forms.problem(path, f"{value[:40]!r} is not a company's unit")
 
 
 def examples(catalogue: Catalogue) -> list[dict[str, Any]]:
