@@ -236,3 +236,9 @@ def test_a_weapon_comes_off_its_mount_with_its_mod(client, examples):
     html = client.post("/new/lancer/pilot/", values).content.decode()
     after, _ = read_form(html)
     assert after["mech-0-mount-0-weapon-0"] == ["mw_falchion_blade"] and after["mech-0-mount-0-mod-0"] == [""]
+
+
+def test_a_new_pilot_points_to_the_comp_con_import(client, packs):
+    html = client.get("/new/lancer/pilot/").content.decode()
+    assert 'href="/#import">Import a COMP/CON pilot</a>' in html
+    assert 'id="import"' in client.get("/").content.decode()
