@@ -153,3 +153,18 @@ def test_hp_pilot_an_illegal_pilot_is_a_warning_naming_its_codes(cat):
 def test_hp_link_a_missing_pilot_is_named(cat):
     report = rules.validate_lance(lance("gone9999"), cat, {"gone9999": None})
     assert [i.code for i in report.issues] == ["HP-LINK"] and report.detail["pilots"][0]["missing"]
+
+
+def test_an_upgrade_that_drops_a_mod_keeps_the_other_mods_on_their_weapons(cat):
+    """A mod's place says which weapon carries it: a mod a new pack version lacks leaves its place empty."""
+    from builder.changes import upgraded
+    from catalogue.rulesets import ACTIVE
+    kind = ACTIVE["lancer"].kind("pilot")
+    scope2 = CATEGORIES["mod"].model_validate({"id": "scope2", "name": "Scope II", "sp": 1})
+    old = Catalogue("lancer", cat.pack, {**cat.items, "scope2": scope2}, {**cat.categories, "scope2": "mod"}, "Old")
+    new = Catalogue("lancer", "lancer-test@1.1.0", cat.items, cat.categories, "New")
+    mech = {"name": "Gull", "frame": "kite", "mounts": [{"weapons": ["rifle", "rifle"], "mods": ["scope2", "scope"]},
+                                                        {"weapons": []}]}
+    moved = upgraded(pilot(mechs=[mech]), kind, old, new)
+    assert moved.document["mechs"][0]["mounts"][0]["mods"] == [None, "scope"]
+    assert moved.emptied == [{"path": "mechs[0].mounts[0].mods[0]", "key": "scope2", "name": "Scope II"}]

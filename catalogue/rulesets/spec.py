@@ -71,10 +71,12 @@ _REF_STEP = re.compile(r"([^.\[\]{}]+)(\[\]|\{\}|\{key\})?")
 class ItemRef:
     """Where a build names a pack item, as a path (`gear[].item`: `[]` every element of a list, `{}` every value
     of a mapping, `{key}` every key of a mapping, as in `talents{key}`: talent -> rank), and what an upgrade empties when a new pack version no longer has the item: `clear`, a
-    prefix of the path (`gear[]`: the whole mount), or by default the field itself."""
+    prefix of the path (`gear[]`: the whole mount), or by default the field itself. An `in_place` list element is
+    emptied (None) rather than taken out, where its place means something (a mod on the weapon at its index)."""
 
     path: str
     clear: str = ""
+    in_place: bool = False
 
     def found(self, document: Any) -> list[tuple[tuple, str]]:
         """(where, key) of every item named along the path; `where` is a tuple of fields and list indexes."""
@@ -108,6 +110,11 @@ class ItemRef:
     def keyed(self) -> bool:
         """Whether the item is a mapping's key: an upgrade then takes the entry out rather than emptying it."""
         return self.path.endswith("{key}")
+
+    @property
+    def removal(self) -> str:
+        """How an upgrade empties the item's place: "out" of its list or mapping, or "none" left in it."""
+        return "none" if self.in_place else "out" if self.keyed else ""
 
     def cleared(self, where: tuple) -> tuple:
         """The part of the document an upgrade empties for the item at `where`."""

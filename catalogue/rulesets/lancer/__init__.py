@@ -18,7 +18,7 @@ RULESET = Ruleset(
              items=(ItemRef("triggers{key}"), ItemRef("talents{key}"), ItemRef("licences{key}"),
                     ItemRef("core_bonuses[]", "core_bonuses[]"), ItemRef("gear[]", "gear[]"),
                     ItemRef("mechs[].frame", MECH), ItemRef("mechs[].mounts[].weapons[]", "mechs[].mounts[].weapons[]"),
-                    ItemRef("mechs[].mounts[].mods[]", "mechs[].mounts[].mods[]"),
+                    ItemRef("mechs[].mounts[].mods[]", in_place=True),
                     ItemRef("mechs[].systems[]", "mechs[].systems[]"))),
         Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),)),
     ),
