@@ -80,13 +80,13 @@ class Upgraded:
 def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
     """The document on the new pack: every reference to an item the new version lacks is emptied (the field
     set to none, or the list entry holding it taken out), and named."""
-    gone = [(ref.cleared(where), where, key, ref.removal) for ref, where, key in kind.items_used(document)
+    gone = [(ref.cleared(where), where, key, ref) for ref, where, key in kind.items_used(document)
             if new.categories.get(key) != old.categories.get(key)]
     copy = deepcopy(document)
     copy["pack"] = new.pack
     # Later list entries first, so the indexes of earlier ones still hold.
-    for target, removal in sorted({(t, removal) for t, _, _, removal in gone}, key=lambda g: _order(g[0]), reverse=True):
-        _empty(copy, target, removal)
+    for target, ref in sorted({(t, ref) for t, _, _, ref in gone}, key=lambda g: _order(g[0]), reverse=True):
+        _empty(copy, target, ref.removal, ref.paired)
     return Upgraded(copy, [{"path": issue_path(where), "key": key,
                             "name": old.items[key].name if key in old.items else key} for _, where, key, _ in gone])
 
@@ -111,13 +111,20 @@ def _order(path: tuple) -> list[tuple[int, Any]]:
     return [(0, step) if isinstance(step, int) else (1, str(step)) for step in path]
 
 
-def _empty(document: dict[str, Any], path: tuple, removal: str = "") -> None:
+def _empty(document: dict[str, Any], path: tuple, removal: str = "", paired: str = "") -> None:
     """Takes the item at `path` out (a list element, or a mapping entry when `removal` is "out"), or sets it to
-    None (a field, or a list element kept in its place when `removal` is "none")."""
+    None (a field, or a list element kept in its place when `removal` is "none"); a list element taken out takes
+    the one at its index in the `paired` sibling list with it."""
     node: Any = document
     for step in path[:-1]:
         node = node[step]
     if removal == "out" or (isinstance(path[-1], int) and removal != "none"):
         del node[path[-1]]
+        owner: Any = document
+        for step in path[:-2]:
+            owner = owner[step]
+        partner = owner.get(paired) if paired and isinstance(owner, dict) else None
+        if isinstance(partner, list) and isinstance(path[-1], int) and path[-1] < len(partner):
+            del partner[path[-1]]
     else:
         node[path[-1]] = None

@@ -168,3 +168,16 @@ def test_an_upgrade_that_drops_a_mod_keeps_the_other_mods_on_their_weapons(cat):
     moved = upgraded(pilot(mechs=[mech]), kind, old, new)
     assert moved.document["mechs"][0]["mounts"][0]["mods"] == [None, "scope"]
     assert moved.emptied == [{"path": "mechs[0].mounts[0].mods[0]", "key": "scope2", "name": "Scope II"}]
+
+
+def test_an_upgrade_that_drops_a_weapon_takes_its_mod_with_it(cat):
+    from builder.changes import upgraded
+    from catalogue.rulesets import ACTIVE
+    kind = ACTIVE["lancer"].kind("pilot")
+    gun = CATEGORIES["weapon"].model_validate({"id": "gun", "name": "Gun", "mount": "Auxiliary", "type": "Rifle"})
+    old = Catalogue("lancer", cat.pack, {**cat.items, "gun": gun}, {**cat.categories, "gun": "weapon"}, "Old")
+    new = Catalogue("lancer", "lancer-test@1.1.0", cat.items, cat.categories, "New")
+    mech = {"name": "Gull", "frame": "kite", "mounts": [{"weapons": ["gun", "rifle"], "mods": [None, "scope"]},
+                                                        {"weapons": []}]}
+    moved = upgraded(pilot(mechs=[mech]), kind, old, new)
+    assert moved.document["mechs"][0]["mounts"][0] == {"weapons": ["rifle"], "mods": ["scope"]}

@@ -72,11 +72,13 @@ class ItemRef:
     """Where a build names a pack item, as a path (`gear[].item`: `[]` every element of a list, `{}` every value
     of a mapping, `{key}` every key of a mapping, as in `talents{key}`: talent -> rank), and what an upgrade empties when a new pack version no longer has the item: `clear`, a
     prefix of the path (`gear[]`: the whole mount), or by default the field itself. An `in_place` list element is
-    emptied (None) rather than taken out, where its place means something (a mod on the weapon at its index)."""
+    emptied (None) rather than taken out, where its place means something (a mod on the weapon at its index); a
+    list element taken out takes the element at its index in a `paired` sibling list with it (the weapon's mod)."""
 
     path: str
     clear: str = ""
     in_place: bool = False
+    paired: str = ""
 
     def found(self, document: Any) -> list[tuple[tuple, str]]:
         """(where, key) of every item named along the path; `where` is a tuple of fields and list indexes."""

@@ -17,7 +17,7 @@ RULESET = Ruleset(
         Kind("pilot", "Pilot", PilotBuild, "frame", lambda build, catalogue, linked: rules.validate(build, catalogue),
              items=(ItemRef("triggers{key}"), ItemRef("talents{key}"), ItemRef("licences{key}"),
                     ItemRef("core_bonuses[]", "core_bonuses[]"), ItemRef("gear[]", "gear[]"),
-                    ItemRef("mechs[].frame", MECH), ItemRef("mechs[].mounts[].weapons[]", "mechs[].mounts[].weapons[]"),
+                    ItemRef("mechs[].frame", MECH), ItemRef("mechs[].mounts[].weapons[]", paired="mods"),
                     ItemRef("mechs[].mounts[].mods[]", in_place=True),
                     ItemRef("mechs[].systems[]", "mechs[].systems[]"))),
         Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),)),
