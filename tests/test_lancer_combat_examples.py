@@ -91,7 +91,7 @@ def test_worked_example_5_a_size_1_mech_jumps_one_space_high():
 
 
 def test_worked_example_19_a_size_2_mech_covers_2_by_2_spaces():
-    assert movement.footprint(2) == 4 and movement.footprint(0.5) == 1 and movement.footprint(3) == 9
+    assert movement.footprint(2) == (2, 2) and movement.footprint(0.5) == (1, 1) and movement.footprint(3) == (3, 3)
 
 
 def test_worked_example_15_two_size_1_grapplers_count_as_size_2_and_drag_it():

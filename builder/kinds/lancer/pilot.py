@@ -7,7 +7,6 @@ the pilot does not hold is reported beside it (L-B13) rather than left out.
 from __future__ import annotations
 
 import json
-import math
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -300,8 +299,8 @@ def moves(size: float, speed: int) -> dict[str, Any]:
     """What a mech's size means on the table (L-R14, digest F16, F17, F22)."""
     across, up = movement.jump(size, speed)
     drag, lift = movement.drag_and_lift(size)
-    side = math.ceil(size)
-    return {"size": "½" if size == 0.5 else f"{size:g}", "footprint": f"{side}×{side}", "jump_across": across,
+    return {"size": "½" if size == 0.5 else f"{size:g}", "footprint": "×".join(map(str, movement.footprint(size))),
+            "jump_across": across,
             "jump_up": f"{up:g}" if up >= 1 else "½", "drag": f"{drag:g}", "lift": "½" if lift == 0.5 else f"{lift:g}",
             "through": [("½" if s == 0.5 else f"{s:g}") for s in movement.SIZES if movement.passes_through(size, s)]}
 

@@ -8,9 +8,9 @@ MAX_FALL = 12  # F18: falling damage stops growing at 12
 SIZES = (0.5, 1, 2, 3, 4, 5)  # L-R14
 
 
-def footprint(size: float) -> int:
+def footprint(size: float) -> tuple[int, int]:
     """F22: a mech covers ⌈size⌉ × ⌈size⌉ spaces (size ½ still takes one)."""
-    return math.ceil(size) ** 2
+    return math.ceil(size), math.ceil(size)
 
 
 def passes_through(size: float, other: float) -> bool:
