@@ -61,6 +61,7 @@ def test_l_r14_size_and_footprint(examples):
     assert "Size 3: 3×3 spaces" in text(choir) and "Size 2: 2×2 spaces" in text(seawall)
     assert "jumps up to 1 across and 3 up" in text(choir)  # Speed 3 (Agility 1 adds nothing)
     assert "moves through and ignores engagement from size ½, 1, 2" in text(choir)
+    assert "the side counts size 4" in text(choir) and "Falling: 3 spaces 3, 6 spaces 6, 9 spaces 9, 12 spaces 12" in text(choir)
     assert "every character obstructs it" not in text(choir)
 
 

@@ -302,7 +302,9 @@ def moves(size: float, speed: int) -> dict[str, Any]:
     return {"size": "½" if size == 0.5 else f"{size:g}", "footprint": "×".join(map(str, movement.footprint(size))),
             "jump_across": across,
             "jump_up": f"{up:g}" if up >= 1 else "½", "drag": f"{drag:g}", "lift": "½" if lift == 0.5 else f"{lift:g}",
-            "through": [("½" if s == 0.5 else f"{s:g}") for s in movement.SIZES if movement.passes_through(size, s)]}
+            "through": [("½" if s == 0.5 else f"{s:g}") for s in movement.SIZES if movement.passes_through(size, s)],
+            "grapple_with_ally": f"{movement.grapple_size([size, 1]):g}",
+            "falls": [(spaces, movement.falling_damage(spaces)) for spaces in (3, 6, 9, 12)]}
 
 
 def tag_text(item, catalogue) -> str:
