@@ -3,13 +3,12 @@ build. Prints the new build's links and what was left out; exit 0 imported and l
 unknown ids, 2 unreadable (nothing saved)."""
 import json
 import sys
-from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from builder import exchange, store
+from builder.management import read_input
 from catalogue.rulesets import EXCHANGES
 from catalogue.rulesets.base import BuildError
 
@@ -28,9 +27,7 @@ class Command(BaseCommand):
     def handle(self, *args, file, pack, **options):
         key = self.format or options["format"]
         try:
-            raw = sys.stdin.buffer.read(settings.HARDPOINT_MAX_BODY + 1) if file == "-" else Path(file).read_bytes()
-            if len(raw) > settings.HARDPOINT_MAX_BODY:
-                raise BuildError([{"path": file, "message": "file too large to import"}])
+            raw = read_input(file)
             with transaction.atomic():
                 checked, unknown = exchange.read(key, raw, pack)
                 build = store.create(checked)

@@ -1,12 +1,11 @@
 """`manage.py validate FILE.json`: print the Report; exit 0 legal, 1 illegal, 2 unreadable."""
 import json
 import sys
-from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from builder import store
+from builder.management import read_input
 from catalogue.rulesets.base import BuildError
 
 
@@ -18,16 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            if file == "-":
-                raw = sys.stdin.buffer.read(settings.HARDPOINT_MAX_BODY + 1)
-            else:
-                path = Path(file)
-                if path.stat().st_size > settings.HARDPOINT_MAX_BODY:
-                    raise BuildError([{"path": file, "message": "file too large for a build"}])
-                raw = path.read_bytes()
-            if len(raw) > settings.HARDPOINT_MAX_BODY:
-                raise BuildError([{"path": file, "message": "input too large for a build"}])
-            checked = store.check(store.decode(raw))
+            checked = store.check(store.decode(read_input(file)))
         except OSError as exc:
             self.stderr.write(f"{file}: cannot read: {exc.strerror}")
             sys.exit(2)
