@@ -35,7 +35,7 @@ def pack_for(key: str, wanted: str = "") -> str:
     elif wanted:
         found = PACK_LINK.search(wanted)
         owner = UserPack.objects.filter(share_id=found.group(1)).first() if found else None
-        newest = max(owner.versions.all(), key=lambda p: p.semver, default=None) if owner else None
+        newest = owner.newest() if owner else None
         ref = newest.ref if newest else ""
     else:
         pack = latest_pack(ruleset.key, exchange.kind)

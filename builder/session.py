@@ -89,7 +89,7 @@ def my_packs(request, ruleset: str | None = None) -> list[dict]:
     found = UserPack.objects.filter(share_id__in=owned).prefetch_related("versions__ruleset")
     rows = []
     for user_pack in sorted(found, key=lambda u: list(owned).index(u.share_id)):
-        latest = max(user_pack.versions.all(), key=lambda p: p.semver, default=None)
+        latest = user_pack.newest()
         if latest is not None and (ruleset is None or latest.ruleset.key == ruleset):
             rows.append({"pack": user_pack, "latest": latest,
                          "owned": owned[user_pack.share_id] == user_pack.edit_token})

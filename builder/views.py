@@ -97,7 +97,7 @@ def _pack_from_link(request, page) -> str:
     """A pasted pack share link (or its id) as the new-build address on that pack's newest version."""
     found = re.search(r"(?:/packs/)?([A-Za-z0-9_-]{4,32})/?$", request.GET.get("pack_link", "").strip())
     owner = UserPack.objects.filter(share_id=found.group(1)).first() if found else None
-    newest = max(owner.versions.all(), key=lambda p: p.semver, default=None) if owner else None
+    newest = owner.newest() if owner else None
     if newest is None:
         raise Http404("That is not a pack's share link here.")
     keep_pack(request, owner)

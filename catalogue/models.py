@@ -42,6 +42,10 @@ class UserPack(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("pack-edit", args=[self.edit_token])
 
+    def newest(self) -> "Pack | None":
+        """Its newest loaded version."""
+        return max(self.versions.all(), key=lambda p: p.semver, default=None)
+
     def share_url(self) -> str:
         return reverse("pack-share", args=[self.share_id])
 
