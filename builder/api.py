@@ -167,6 +167,7 @@ def build_detail(request, ref: str):
             if not (wanted.isascii() and wanted.isdigit() and len(wanted) <= 9):
                 raise ApiError(400, "version must be a whole number")
             build = store.at_version(build, int(wanted))
+        build, _ = store.shown(build, request.GET.get("reveal"))
         checked = store.check_saved(build)
         return JsonResponse({"build": build.document, "version": build.version, "share_id": build.share_id,
                              "share_url": request.build_absolute_uri(build.share_url()),
@@ -197,7 +198,7 @@ def build_detail(request, ref: str):
 def build_changes(request, share_id: str):
     """What moving the build to `?pack=name@version` (by default the newest version of its pack) would change:
     items changed, removed and added, and the issues before and after."""
-    build = get_object_or_404(Build, share_id=share_id)
+    build = store.public_view(get_object_or_404(Build, share_id=share_id))
     target = request.GET.get("pack") or (newer.ref if (newer := changes.newer_pack(build.pack_ref)) else "")
     if not target:
         raise ApiError(404, "the build is on the newest version of its pack; name one with ?pack=")
@@ -220,7 +221,7 @@ def preview(request):
         found = Build.objects.filter(share_id=str(attacker["build"])[:40]).first()
         if found is None:
             raise BuildError([{"path": "attacker.build", "message": "no saved build has that share id"}])
-        attacker = found.document
+        attacker = store.public_view(found).document
     checked = store.check(attacker)
     page = page_for(checked.ruleset.key, checked.kind.key)
     return JsonResponse(page.preview(checked, {k: v for k, v in body.items() if k != "attacker"}))

@@ -1,6 +1,7 @@
 """Saved builds. Links are capabilities: the edit token edits, the share id only reads."""
 from django.db import models
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 
 from catalogue.models import new_edit_token, new_share_id  # builds and uploaded packs: the same kind of links
 
@@ -32,6 +33,15 @@ class Build(models.Model):
 
     def share_url(self) -> str:
         return reverse("build-share", args=[self.share_id])
+
+    @property
+    def reveal_token(self) -> str:
+        """Shows a share link's secret items (Kind.secrecy) whole: the owner hands it out. Derived from the
+        edit token, so it takes no column and opens nothing the share link does not."""
+        return salted_hmac("hardpoint.reveal", self.edit_token).hexdigest()[:32]
+
+    def reveal_url(self) -> str:
+        return f"{self.share_url()}?reveal={self.reveal_token}"
 
 
 class BuildVersion(models.Model):

@@ -26,14 +26,17 @@ class Sheet:
     """One PDF: a build on a paper, its QR codes pointing at a site address. `key` names this version of it:
     any edit, deletion or new link of a build it prints or names gives a new key."""
 
-    def __init__(self, build: Build, paper: str, origin: str):
-        self.build, self.paper, self.origin = build, paper, origin
-        self.printed = printed_builds(build)
+    def __init__(self, build: Build, paper: str, origin: str, reveal: str = ""):
+        """`build` prints whole with its reveal token, else as its share link shows it (store.shown)."""
+        self.build, self.reveal = store.shown(build, reveal)
+        self.paper, self.origin = paper, origin
+        self.printed = printed_builds(self.build)
         versions = {b.share_id: b.version for b in self.printed}
         named = {i for b in self.printed for i in store.links_of(b)} - versions.keys()
         if named:  # builds it names but does not print (a squad's opponent): their versions too
             versions.update(Build.objects.filter(share_id__in=named).values_list("share_id", "version"))
-        fingerprint = hashlib.sha256(json.dumps([paper, origin, sorted(versions.items())]).encode()).hexdigest()
+        fingerprint = hashlib.sha256(json.dumps([paper, origin, sorted(versions.items()),
+                                                 bool(self.reveal)]).encode()).hexdigest()
         self.key = f"pdf:{build.share_id}:{fingerprint}"
         self.total = min(len(self.printed), settings.HARDPOINT_MAX_PRINTED_BUILDS)  # builds laid out in it
 
@@ -44,7 +47,8 @@ class Sheet:
 
     @property
     def query(self) -> str:
-        return f"paper={self.paper}" + (f"&version={self.version}" if self.version else "")
+        return (f"paper={self.paper}" + (f"&version={self.version}" if self.version else "")
+                + (f"&reveal={self.reveal}" if self.reveal else ""))
 
     def url_for(self, build: Build) -> str:
         return self.origin + build.share_url()
@@ -129,13 +133,14 @@ def own_files_fetcher() -> type:
 
 
 def printed_builds(build: Build) -> list[Build]:
-    """The build, then each build it owns right after its owner (depth first), each once."""
+    """The build, then each build it owns right after its owner (depth first), each once; those as their share
+    links show them (their secrets are their owners' to reveal)."""
     order: list[Build] = []
     seen: set[str] = set()
 
     def visit(current: Build) -> None:
         seen.add(current.share_id)
-        order.append(current)
+        order.append(current if current is build else store.public_view(current))
         _, kind = resolve(current.document)
         owned = [i for i in kind.owned_ids(current.document) if i not in seen]
         found = Build.objects.in_bulk(owned, field_name="share_id")

@@ -51,7 +51,7 @@ def attacker(request, page: KindPage):
                                  kind=page.kind.key).first()
     if build is None:
         raise BuildError([{"path": "attacker_build", "message": f"not a saved {page.kind.label}'s share id"}])
-    return store.check(build.document)
+    return store.check(store.shown(build, post.get("reveal"))[0].document)
 
 
 def run(page: KindPage, checked, request: dict) -> dict:

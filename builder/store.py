@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.http import Http404
+from django.utils.crypto import constant_time_compare
 
 from catalogue.loader import catalogue_by_ref
 from catalogue.rulesets import house_rules, resolve
@@ -131,6 +132,8 @@ class SavedBuilds:
         if build is None:
             return None
         try:
+            # Another build's secrets stay masked wherever it is named (anyone may name a build by its share link).
+            build = public_view(build)
             report = check(build.document, depth - 1, self).report
         except BuildError:
             return None  # a saved build that stopped reading (say its pack was removed) counts as missing
@@ -158,7 +161,47 @@ def link_versions(build: Build, depth: int = 2) -> list[tuple[str, int]]:
     return sorted(versions.items())
 
 
+# --- secrets a share link masks (Kind.secrecy) ----------------------------------------------------
+
+def public_view(build: Build) -> Build:
+    """The build as its share link shows it: its kind's secret items masked in an unsaved, read-only copy (the
+    build itself when it keeps nothing secret)."""
+    try:
+        _, kind = resolve(build.document)
+    except BuildError:
+        return build
+    if kind.secrecy is None:
+        return build
+    document = kind.secrecy.public(build.document, catalogue_by_ref(build.pack_ref))
+    if document == build.document:
+        return build
+    shown = Build(pk=build.pk, edit_token=build.edit_token, share_id=build.share_id, ruleset=build.ruleset,
+                  kind=build.kind, name=build.name, pack_ref=build.pack_ref, document=document, version=build.version,
+                  legal=build.legal, created_at=build.created_at, updated_at=build.updated_at)
+    shown.snapshot, shown.masked = getattr(build, "snapshot", False), True
+    return shown
+
+
+def revealed(build: Build, token: Any) -> bool:
+    return isinstance(token, str) and bool(token) and constant_time_compare(token, build.reveal_token)
+
+
+def shown(build: Build, reveal: Any = None) -> tuple[Build, str]:
+    """The build whole with its reveal token (also given back), else its public view (and "")."""
+    return (build, reveal) if revealed(build, reveal) else (public_view(build), "")
+
+
+def refuse_masked(checked: Checked) -> None:
+    """A share link's masked view is not the build: saving it would lose the secret items for good."""
+    secrecy = checked.kind.secrecy
+    if secrecy is not None and (paths := secrecy.masked(checked.document)):
+        raise BuildError([{"path": path, "message": "a secret item masked on a share link cannot be saved; copy the "
+                                                    "build from its edit or reveal link, or leave the slot empty"}
+                          for path in paths])
+
+
 def create(checked: Checked, forked_from: Build | None = None) -> Build:
+    refuse_masked(checked)
     doc = checked.document
     with transaction.atomic():
         build = Build.objects.create(
@@ -196,6 +239,7 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
     doc = checked.document
     if doc["ruleset"] != build.ruleset or doc["kind"] != build.kind:
         raise BuildError([{"path": "ruleset", "message": "a build cannot change its ruleset or kind"}])
+    refuse_masked(checked)
     if checked.kind.check_update is not None:
         checked.kind.check_update(build.document, doc)
     with transaction.atomic():
@@ -213,19 +257,22 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
 
 
 def copy(source: Build, deep: bool = False) -> list[Build]:
-    """New builds from a saved one, each named as a copy; the source's copy comes first.
+    """New builds from a saved one, each named as a copy; the source's copy comes first. Copies of the builds it
+    owns are of their public views (`public_view`), as is the source's copy when `source` is one.
 
     A deep copy (taking someone's shared build) also copies every build it owns, and theirs, so the copy
     never changes when the original's owner edits theirs: a squad's Anvils, an Anvil's Pilot. Builds that
     name each other are copied once each; a deleted one stays a dangling link, as in the original.
     """
-    originals = owned_closure(source) if deep else [source]
+    originals = [source] + [public_view(b) for b in owned_closure(source)[1:]] if deep else [source]
     new_ids = {original.share_id: new_share_id() for original in originals}
     with transaction.atomic():
         copies = []
         for original in originals:
             _, kind = resolve(original.document)
             document = original.document
+            if kind.secrecy is not None:  # what a share link masks stays out of the copy
+                document = kind.secrecy.without_masked(document)
             for link in kind.links:
                 document = link.relinked(document, new_ids)
             name = original.name if original.name.endswith("(copy)") else f"{original.name} (copy)"

@@ -19,12 +19,12 @@ from .pdf import Sheet
 
 
 @task()
-def render_sheet(share_id: str, paper: str, origin: str, version: int | None = None) -> None:
+def render_sheet(share_id: str, paper: str, origin: str, version: int | None = None, reveal: str = "") -> None:
     """Renders the sheet as its builds are when the job runs: were one edited since it was queued, the PDF is kept
     under the new version's key, which is also the one the progress page asks about by then. A `version` asks
     for that saved version of the build."""
     build = Build.objects.get(share_id=share_id)
-    sheet = Sheet(store.at_version(build, version) if version else build, paper, origin)
+    sheet = Sheet(store.at_version(build, version) if version else build, paper, origin, reveal)
     sheet.render(progress=lambda done: caches["sheets"].set(f"{sheet.key}:done", done,
                                                             settings.HARDPOINT_PDF_CACHE_SECONDS))
 
@@ -73,6 +73,6 @@ def start(sheet: Sheet, retry: bool = False) -> Progress:
     if current.ready or current.under_way or (current.failed and not retry):
         return current
     caches["sheets"].delete(f"{sheet.key}:done")
-    job = render_sheet.enqueue(sheet.build.share_id, sheet.paper, sheet.origin, sheet.version)
+    job = render_sheet.enqueue(sheet.build.share_id, sheet.paper, sheet.origin, sheet.version, sheet.reveal)
     caches["sheets"].set(f"{sheet.key}:job", job.id, settings.HARDPOINT_PDF_CACHE_SECONDS)
     return Progress(False, job, 0)

@@ -185,8 +185,8 @@ def delete_build(request, token: str):
 
 
 def share(request, share_id: str):
-    build = get_object_or_404(Build, share_id=share_id)
-    return page_for(build.ruleset, build.kind).render_share(request, build)
+    build, reveal = store.shown(get_object_or_404(Build, share_id=share_id), request.GET.get("reveal"))
+    return page_for(build.ruleset, build.kind).render_share(request, build, reveal)
 
 
 def _saved(request, share_id: str, version: int | None = None) -> Build:
@@ -202,15 +202,15 @@ def _saved(request, share_id: str, version: int | None = None) -> Build:
 
 def share_version(request, share_id: str, version: int):
     """The share page of one saved version."""
-    build = _saved(request, share_id, version)
-    return page_for(build.ruleset, build.kind).render_share(request, build)
+    build, reveal = store.shown(_saved(request, share_id, version), request.GET.get("reveal"))
+    return page_for(build.ruleset, build.kind).render_share(request, build, reveal)
 
 
 def compare_versions(request, share_id: str):
     """What changed between two saved versions: the document's fields, and the rule issues of each."""
     build = get_object_or_404(Build, share_id=share_id)
     try:
-        a, b = (_saved(request, share_id, forms.whole_number(request.GET, side, default, low=1))
+        a, b = (store.public_view(_saved(request, share_id, forms.whole_number(request.GET, side, default, low=1)))
                 for side, default in (("a", max(1, build.version - 1)), ("b", build.version)))
         fields = changes.document_changes(a.document, b.document)
         issues = [store.check(v.document).report for v in (a, b)]
@@ -222,7 +222,7 @@ def compare_versions(request, share_id: str):
 
 
 def share_json(request, share_id: str):
-    build = _saved(request, share_id)
+    build, _ = store.shown(_saved(request, share_id), request.GET.get("reveal"))
     response = HttpResponse(json.dumps(build.document, indent=2, ensure_ascii=False),
                             content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{_filename(build)}.json"'
@@ -266,7 +266,8 @@ def _sheet(request, share_id: str) -> Sheet | None:
     """The sheet a PDF link asks for (404 for no such build), or None for a paper we do not print on."""
     build = _saved(request, share_id)
     paper = request.GET.get("paper", "a4")
-    return Sheet(build, paper, f"{request.scheme}://{request.get_host()}") if paper in ("a4", "letter") else None
+    return (Sheet(build, paper, f"{request.scheme}://{request.get_host()}", request.GET.get("reveal", ""))
+            if paper in ("a4", "letter") else None)
 
 
 def _filename(build: Build) -> str:
@@ -314,7 +315,7 @@ def save_draft(request):
 
 @require_POST
 def fork(request, share_id: str):
-    source = get_object_or_404(Build, share_id=share_id)
+    source, _ = store.shown(get_object_or_404(Build, share_id=share_id), request.POST.get("reveal"))
     try:
         copy, *linked = store.copy(source, deep=True)
     except BuildError as error:
@@ -359,7 +360,7 @@ def import_build(request):
 
 def export_build(request, share_id: str, format: str):
     """A saved build in another app's format, as a file to download."""
-    build = get_object_or_404(Build, share_id=share_id)
+    build = store.public_view(get_object_or_404(Build, share_id=share_id))
     try:
         data = exchange.write(build, format)
     except BuildError as error:
@@ -391,7 +392,7 @@ def _changes_page(request, build: Build, editing: bool):
 
 
 def share_changes(request, share_id: str):
-    return _changes_page(request, get_object_or_404(Build, share_id=share_id), editing=False)
+    return _changes_page(request, store.public_view(get_object_or_404(Build, share_id=share_id)), editing=False)
 
 
 @never_cache

@@ -59,11 +59,11 @@ def test_rulesets_lists_metallurgent_active_with_its_pack(client, packs):
     assert by_key["metallurgent"]["pack"] == PACK
 
 
-def test_rulesets_lists_planned_rulesets_as_coming(client, packs):
+def test_rulesets_lists_every_game_with_its_default_pack(client, packs):
     by_key = {r["key"]: r for r in client.get("/api/rulesets/").json()["rulesets"]}
-    assert by_key["ember"]["status"] == "coming"
-    assert by_key["darkmetal"]["status"] == "active" and by_key["darkmetal"]["pack"] == pack_ref("darkmetal", "leader")
-    assert by_key["megamercs"]["status"] == by_key["lancer"]["status"] == "active"
+    assert set(by_key) == {"metallurgent", "darkmetal", "megamercs", "lancer", "ember"}
+    assert {r["status"] for r in by_key.values()} == {"active"}
+    assert by_key["darkmetal"]["pack"] == pack_ref("darkmetal", "leader")
 
 
 def test_items_filtered_by_category_returns_only_cores_with_stats(client, packs):
@@ -83,7 +83,7 @@ def test_items_unknown_category_is_400_with_reason(client, packs):
     assert "teleporter" in body["reason"]
 
 
-@pytest.mark.parametrize("key", ["no-such-game", "ember"])
+@pytest.mark.parametrize("key", ["no-such-game", "Ember"])
 def test_items_unknown_or_inactive_ruleset_is_404_json(client, packs, key):
     assert_json_error(client.get(f"/api/rulesets/{key}/items"), 404)
 

@@ -1,6 +1,5 @@
-"""Ember's pages, staged: its kinds are not registered yet (issue 16 still owes the masked share link), so these
-tests register them for the test's duration and drive the real views: the Mech builder, its preview, its sheet
-and cards, and a squad of saved Mechs."""
+"""Ember's pages through the real views: the Mech builder, its preview, its sheet and cards, a squad of saved
+Mechs, and the secret configuration masked on share links."""
 import dataclasses
 import json
 import re
@@ -25,17 +24,8 @@ PARTS = {"torso": "flint-assault-torso", "chassis": "strider-legs", "left_arm": 
 
 
 @pytest.fixture
-def registered(packs, monkeypatch):
-    spec = dataclasses.replace(ember.RULESET, kinds=ember.KINDS)
-    for registry in (rulesets.ACTIVE, rulesets.RULESETS):
-        monkeypatch.setitem(registry, "ember", spec)
-    for kind in ember.KINDS:
-        monkeypatch.setitem(rulesets.KINDS, ("ember", kind.key), kind)
-    monkeypatch.setitem(PAGES, ("ember", "mech"), mech_page.Page(spec, ember.KINDS[0]))
-    monkeypatch.setitem(PAGES, ("ember", "squad"), squad_page.Page(spec, ember.KINDS[1]))
-    load_pack(read_pack(spec.data_dir / "starter.yaml", rulesets.ACTIVE))
-    forget()
-    yield spec
+def registered(packs):
+    return ember.RULESET
 
 
 def mech(name="Cinder", pilot="gof-007-han-ye", parts=PARTS, **fields):

@@ -389,7 +389,7 @@ def test_reloading_a_bumped_version_is_unchanged(packs, tmp_path):
 # --- admin ---------------------------------------------------------------------------------------------
 
 def test_admin_item_changelist_works_for_superuser(admin_client, packs):
-    response = admin_client.get("/admin/catalogue/item/")
+    response = admin_client.get("/admin/catalogue/item/", {"q": "nimbus"})
     assert response.status_code == 200
     assert "Nimbus Line Core" in response.content.decode()
 

@@ -39,7 +39,8 @@ def test_home_lists_rulesets_examples_and_import(client, packs):
     html = client.get("/").content.decode()
     for name in ("METALLURGENT", "MEGA MERCS 2028", "DARK METAL", "LANCER", "Ember·Obsidian Protocol"):
         assert name in html
-    assert html.count("badge coming") == 1 and "New Squad Leader" in html and "New Company" in html and "New Lance" in html
+    assert "badge coming" not in html and "New Squad Leader" in html and "New Company" in html and "New Lance" in html
+    assert "/new/ember/mech/" in html and "/new/ember/squad/" in html
     assert html.count("/new/metallurgent/anvil/?example=") == 6
     assert html.count("/new/darkmetal/leader/?example=") == 3
     assert 'name="file"' in html

@@ -43,6 +43,8 @@ class KindPage:
     summary_meters: dict[str, str] = {}
     # The preview form's on/off conditions, by group: (legend, ((field, label, checked at first), ...)).
     preview_flags: tuple[tuple[str, tuple[tuple[str, str, bool], ...]], ...] = ()
+    # What its share link masks (Kind.secrecy), as its pages name it.
+    secret_label = "secret items"
 
     def __init__(self, ruleset: Ruleset, kind: Kind):
         self.ruleset, self.kind = ruleset, kind
@@ -140,7 +142,9 @@ class KindPage:
         """The builder: the whole page, or for htmx the workbench it swaps."""
         build = extra.get("build")
         context = {**self.common(checked, build), **self.context(request, checked, build), **extra,
-                   "newer": changes.newer_pack(build.pack_ref) if build else None, "editing": True}
+                   "newer": changes.newer_pack(build.pack_ref) if build else None, "editing": True,
+                   # the owner's own sheet and JSON show it whole; a reveal link to hand out when something is secret
+                   "reveal": build.reveal_token if build and store.public_view(build) is not build else ""}
         if request.htmx:
             return build_changed(render(request, self.template("workbench"), context, status=status))
         context["workbench_template"] = self.template("workbench")
@@ -149,19 +153,22 @@ class KindPage:
                            preview_form_template=self.template("preview_form"))
         return render(request, self.template("page"), context, status=status)
 
-    def render_share(self, request, build):
+    def render_share(self, request, build, reveal: str = ""):
         """The share page: the build's part rendered once per version of it and of the builds it names (the
-        check and the templates are most of the work), inside a frame that depends on the visitor.
+        check and the templates are most of the work), inside a frame that depends on the visitor. `build` is its
+        public view (`store.shown`), or the whole build with the `reveal` token that opened it.
 
         A visitor with no builds on this browser and no messages waiting sees the frame every such visitor sees,
         but for the form token: then the whole page is kept, with a stand-in for the token."""
         newer = changes.newer_pack(build.pack_ref)
-        key = "share:" + hashlib.sha256(json.dumps([store.link_versions(build), newer and newer.ref]).encode()).hexdigest()
+        key = "share:" + hashlib.sha256(json.dumps([store.link_versions(build), newer and newer.ref,
+                                                    getattr(build, "masked", False), reveal]).encode()).hexdigest()
         if has_builds(request) or len(get_messages(request)):
-            return self.share_page(request, build, key, newer=newer)
+            return self.share_page(request, build, key, newer=newer, reveal=reveal)
         html = cache.get(f"{key}:page")
         if html is None:
-            html = self.share_page(request, build, key, csrf_token=token_stand_in(), newer=newer).content.decode()
+            html = self.share_page(request, build, key, csrf_token=token_stand_in(), newer=newer,
+                                   reveal=reveal).content.decode()
             cache.set(f"{key}:page", html, settings.HARDPOINT_SHARE_CACHE_SECONDS)
         return HttpResponse(html.replace(token_stand_in(), get_token(request)))
 
@@ -169,7 +176,8 @@ class KindPage:
         parts = cache.get(key)
         if parts is None:
             checked = store.check_saved(build)
-            context = {**self.common(checked, build), **self.share_context(None, checked, build), "build": build}
+            context = {**self.common(checked, build), **self.share_context(None, checked, build), "build": build,
+                       "reveal": extra.get("reveal", "")}
             parts = {name: render_to_string(template, context) for name, template in
                      (("head", "builder/share_head.html"), ("body", self.template("share")))}
             cache.set(key, parts, settings.HARDPOINT_SHARE_CACHE_SECONDS)

@@ -127,6 +127,19 @@ class ItemRef:
 
 
 @dataclass(frozen=True)
+class Secrecy:
+    """What of a build its owner may keep from opponents (a Part card with a secret configuration).
+
+    `public` gives the document anyone with the share link sees, the secret items masked in place (so its rules
+    still count them); `masked` names the masked places of a document, which no save accepts; `without_masked`
+    empties them, for a copy taken from a share link."""
+
+    public: Callable[[dict[str, Any], Catalogue | None], dict[str, Any]]  # (document, its pack when loaded)
+    masked: Callable[[Mapping[str, Any]], list[str]]
+    without_masked: Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class Kind:
     """One kind of build of a ruleset: its document model, which pack serves it, and its rules."""
 
@@ -139,6 +152,7 @@ class Kind:
     # Raises BuildError when a saved build may not be changed this way (a Pilot's history only grows).
     check_update: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
     items: tuple[ItemRef, ...] = ()  # where its documents name pack items
+    secrecy: Secrecy | None = None  # None: everything a build holds is on its share link
 
     def items_used(self, document: Mapping[str, Any]) -> list[tuple[ItemRef, tuple, str]]:
         """(the reference, where, key) of every pack item the document names."""

@@ -31,6 +31,7 @@ class Page(KindPage):
                      ("Attack", (("focus", "Focus: reroll every die that scored nothing", False),)))
     to_fit = ("E-R03", "E-R05")  # a slot or the Pilot not chosen yet
     summary_meters = {"parts": "Parts"}
+    secret_label = "secret Parts"
 
     def describe(self, document: dict[str, Any]) -> str:
         return f"{STANCES.get(document.get('stance', 'offensive'), '')} stance"
@@ -141,6 +142,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
         slots.append({"slot": slot, "label": SLOT_LABELS[slot], "letter": SLOT_LETTERS[slot],
                       "card": card(part, slot in document.get("discarded", [])) if isinstance(part, PartCard) else None,
                       "secret": slot in document.get("secret", []),
+                      "masked": slot in document.get("masked", {}),
                       "options": [p for p in catalogue.of("part") if p.slot == slot] if editing else [],
                       "issues": report.issues_at(f"parts.{slot}")})
     pilot = items.get(document.get("pilot") or "")

@@ -1,16 +1,14 @@
-"""Ember·Obsidian Protocol: M.A.P. mechs from Part cards and a Pilot, squads with Drones, on custom dice.
-
-Listed as coming: its dice, rules and kinds work, but the kinds are not registered until the builder's pages,
-sheets and the secret configuration's masked share link are done (issue 16)."""
+"""Ember·Obsidian Protocol: M.A.P. mechs from Part cards and a Pilot, squads with Drones, on custom dice."""
 from pathlib import Path
 
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
 from . import dice, rules
+from .secrecy import SECRECY
 from .schema import CATEGORIES, CATEGORY_LABELS, MechBuild, SquadBuild
 
 KINDS = (
     Kind("mech", "Mech", MechBuild, "part", lambda build, catalogue, linked: rules.validate(build, catalogue),
-         items=(ItemRef("parts{}"), ItemRef("pilot"))),
+         items=(ItemRef("parts{}"), ItemRef("pilot")), secrecy=SECRECY),
     Kind("squad", "Squad", SquadBuild, "part", rules.validate_squad, links=(Link("mechs[].build", "mech"),),
          items=(ItemRef("mechs[].mech.parts{}", "mechs[]"), ItemRef("mechs[].mech.pilot", "mechs[]"),
                 ItemRef("drones[].drone", "drones[]"))),
@@ -20,6 +18,7 @@ RULESET = Ruleset(
     key="ember",
     name="Ember·Obsidian Protocol",
     tagline="M.A.P. mechs from Part cards and a Pilot, custom dice.",
+    kinds=KINDS,
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
     data_dir=Path(__file__).parent / "data",

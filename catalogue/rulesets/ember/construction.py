@@ -31,6 +31,11 @@ class Mech:
     parts: dict[str, PartCard]
     pilot: Pilot | None
     discarded: set[str] = field(default_factory=set)
+    hidden: dict[str, int] = field(default_factory=dict)  # E-R25: slot -> points of a secret Part on a share link
+
+    @property
+    def filled(self) -> set[str]:
+        return set(self.parts) | set(self.hidden)
 
 
 def check_mech(mech: Mech) -> list[Issue]:
@@ -40,20 +45,20 @@ def check_mech(mech: Mech) -> list[Issue]:
         if part.slot != slot:
             issues.append(Issue("E-R02", "error", f"parts.{slot}", f"{part.name} is a {part.slot.replace('_', ' ')} "
                                                                    f"Part, not a {slot.replace('_', ' ')}."))
-    missing = [s.replace("_", " ") for s in ("chassis", "torso") if s not in mech.parts]
+    missing = [s.replace("_", " ") for s in ("chassis", "torso") if s not in mech.filled]
     if missing:
         issues.append(Issue("E-R03", "error", "parts", f"{mech.name} needs a {' and a '.join(missing)}."))
-    if not any(arm in mech.parts for arm in ARMS):
+    if not any(arm in mech.filled for arm in ARMS):
         issues.append(Issue("E-R03", "error", "parts", f"{mech.name} needs a left or a right arm."))
-    if len(mech.parts) < MIN_PARTS:
-        issues.append(Issue("E-R04", "error", "parts", f"{len(mech.parts)} Part cards; a Mech takes {MIN_PARTS} "
+    if len(mech.filled) < MIN_PARTS:
+        issues.append(Issue("E-R04", "error", "parts", f"{len(mech.filled)} Part cards; a Mech takes {MIN_PARTS} "
                                                        f"to {MAX_PARTS}."))
     if mech.pilot is None:
         issues.append(Issue("E-R05", "error", "pilot", f"{mech.name} has no Pilot; every Mech has exactly one."))
     free = {slot for slot, part in mech.parts.items() if freehand(part, slot in mech.discarded)}
     for slot, part in mech.parts.items():
         for action in actions_of(part, slot in mech.discarded):
-            others = free - {slot}
+            others = free - {slot} or mech.hidden.keys()  # E-R25: a secret Part may well have a free hand
             if action.keyword("Throw") and not others:
                 issues.append(Issue("E-R08", "warning", f"parts.{slot}",
                                     f"{action.name} throws, which needs another Part with a free hand."))
@@ -88,16 +93,21 @@ def derived(mech: Mech) -> dict[str, tuple[object, str]]:
     generation = torso.keyword("Command Generation") if torso else None
     chassis = parts.get("chassis")
     actions = [a for slot, p in parts.items() for a in actions_of(p, slot in mech.discarded)]
+    # E-R25: on a share link a secret Part's values are unknown; each computation says so.
+    secret = " + secret Parts (hidden)" if mech.hidden else ""
     return {
-        "dodge": (sum(v for _, v in dodge), " + ".join(f"{n} {v}" for n, v in dodge) or "no Parts"),
-        "electronic": (sum(v for _, v in electronic), " + ".join(f"{n} {v}" for n, v in electronic) or "no Parts"),
-        "maneuver": ((chassis.maneuver or 0) if chassis else 0, chassis.name if chassis else "no Chassis"),
+        "dodge": (sum(v for _, v in dodge), (" + ".join(f"{n} {v}" for n, v in dodge) or "no Parts") + secret),
+        "electronic": (sum(v for _, v in electronic),
+                       (" + ".join(f"{n} {v}" for n, v in electronic) or "no Parts") + secret),
+        "maneuver": ((chassis.maneuver or 0) if chassis else 0,
+                     chassis.name if chassis else "secret Chassis" if "chassis" in mech.hidden else "no Chassis"),
         "link": (mech.pilot.max_link if mech.pilot else 0, f"{mech.pilot.name}'s Link" if mech.pilot else "no Pilot"),
         "commands": (generation.x if generation else 1, f"{torso.name}: Command Generation {generation.x}"
-                     if generation else "one a round"),
-        "ammo": (sum(a.ammo for a in actions), "Ammo icons"),
-        "charge": (sum(a.charge for a in actions), "Charge actions"),
-        "interception": (sum(a.intercept for a in actions), "Intercept X"),
+                     if generation else "secret Torso: counted as one a round" if "torso" in mech.hidden
+                     else "one a round"),
+        "ammo": (sum(a.ammo for a in actions), "Ammo icons" + secret),
+        "charge": (sum(a.charge for a in actions), "Charge actions" + secret),
+        "interception": (sum(a.intercept for a in actions), "Intercept X" + secret),
     }
 
 
@@ -109,7 +119,7 @@ def timings(mech: Mech) -> dict[str, list[str]]:
             if action.type in found:
                 found[action.type].append(action.name)
     for name, (timing, performers) in COMMON.items():
-        if any(slot in mech.parts for slot in performers):
+        if any(slot in mech.filled for slot in performers):
             found[timing].append(name)
     if any(p.handheld for p in mech.parts.values()):
         found["swift"].append("Discard")
@@ -130,7 +140,7 @@ def check_squad(mechs: list[Mech], drones: list) -> list[Issue]:
                                 f"{mech.pilot.name} (ID {mech.pilot.id_number}) already flies "
                                 f"{mechs[seen[mech.pilot.id_number]].name}; one Pilot ID per squad."))
         seen.setdefault(mech.pilot.id_number, i)
-        if len(mech.parts) == MIN_PARTS:
+        if len(mech.filled) == MIN_PARTS:
             issues.append(Issue("E-R20", "warning", f"mechs[{i}]", f"{mech.name} has 3 Parts: losing any but the "
                                                                    f"Torso leaves 2, and it is removed."))
     capacity = sum(derived(m)["commands"][0] for m in mechs)

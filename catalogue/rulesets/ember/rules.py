@@ -31,7 +31,7 @@ def resolve(build: MechBuild, catalogue: Catalogue, prefix: str = "") -> c.Mech:
     if problems:
         raise BuildError(problems)
     return c.Mech(build.name, {slot: items[key] for slot, key in build.parts.items()},
-                  items[build.pilot] if build.pilot else None, set(build.discarded))
+                  items[build.pilot] if build.pilot else None, set(build.discarded), dict(build.masked))
 
 
 def validate(document: Any, catalogue: Catalogue) -> Report:
@@ -46,15 +46,22 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
             report.add("E-R07", "error", f"discarded", f"Only a Handheld Part has a Discard side; "
                                                       f"{part.name if part else 'no Part'} in the {slot.replace('_', ' ')} slot.")
     for slot in build.secret:
+        if slot in build.masked:
+            continue
         part = mech.parts.get(slot)
         if part is None or not part.secret:
             report.add("E-R25", "error", "secret", f"{part.name if part else 'No Part'} ({SLOT_LETTERS[slot]}) has no "
                                                    f"secret configuration to keep hidden.")
-    report.meters.append(Meter("parts", "Part cards", len(mech.parts), c.MAX_PARTS, "", "parts"))
+    report.meters.append(Meter("parts", "Part cards", len(mech.filled), c.MAX_PARTS, "", "parts"))
     for key, (value, explain) in c.derived(mech).items():
         report.stats[key] = Stat(key.title(), value, explain)
     report.detail["timings"] = c.timings(mech)
     return report
+
+
+def mech_points(mech: c.Mech) -> int:
+    """Its Parts' and Pilot's points, a secret Part's too (E-R25 keeps the card hidden, not the squad total)."""
+    return sum(p.cost for p in mech.parts.values()) + sum(mech.hidden.values()) + (mech.pilot.cost if mech.pilot else 0)
 
 
 def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
@@ -101,8 +108,7 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
             index = int(path[6:path.index("]")])
             path = f"mechs[{paths[index]}]{path[path.index(']') + 1:]}"
         report.add(issue.code, issue.severity, path, issue.message)
-    points = sum(p.cost for m in mechs for p in m.parts.values()) + sum(m.pilot.cost for m in mechs if m.pilot) \
-        + sum(d.cost for d in drones)
+    points = sum(mech_points(m) for m in mechs) + sum(d.cost for d in drones)
     limit = setting(OPTIONS, squad, "points-limit")
     report.meters.append(Meter("points", "Points (unsourced format)", points, limit, "pts", "mechs"))
     if points > limit:
@@ -112,6 +118,10 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
         if count > setting(OPTIONS, squad, key):
             report.add(code, "error", what.lower(), f"{count} {what}; the format allows {setting(OPTIONS, squad, key)} "
                                                      f"({UNSOURCED}).")
+    factions = sorted({m.pilot.faction for m in mechs if m.pilot})
+    if len(factions) > 1 and setting(OPTIONS, squad, "squad-factions") == "one":
+        report.add("E-X06", "error", "mechs", f"Pilots of {', '.join(factions)}; this format fields one faction a "
+                                              f"squad ({UNSOURCED}).")
     capacity = sum(c.derived(m)["commands"][0] for m in mechs)
     commanded = sum(any(a.control == "command" for a in d.actions) for d in drones)
     report.meters.append(Meter("commands", "Drones taking Commands", commanded, capacity, "", "drones"))
@@ -124,8 +134,8 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
                                                 f"Projectile card for.")
     report.detail["roster"] = [
         {"path": f"mechs[{i}]", "name": mech.name, "pilot": mech.pilot.name if mech.pilot else "no Pilot",
-         "id_number": mech.pilot.id_number if mech.pilot else "—", "parts": len(mech.parts), "legal": legal[i],
-         "points": sum(p.cost for p in mech.parts.values()) + (mech.pilot.cost if mech.pilot else 0)}
+         "id_number": mech.pilot.id_number if mech.pilot else "—", "parts": len(mech.filled), "legal": legal[i],
+         "points": mech_points(mech), "secret": len(mech.hidden)}
         for i, mech in zip(paths, mechs)]
     report.stats["mechs"] = Stat("Mechs", len(mechs), "saved Mechs that open")
     report.stats["drones"] = Stat("Drones", len(drones), "by count")

@@ -159,6 +159,14 @@ class MechBuild(BuildDocument):
     stance: Stance = "offensive"  # E-R12: a Mech deployed without a Stance Token is Offensive
     discarded: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
     secret: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
+    # On a share link only (see secrecy.py): the slots whose secret Part is hidden, with its points.
+    masked: dict[Slot, Annotated[int, Field(ge=0, le=999)]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _masked_slots_are_empty(self) -> "MechBuild":
+        if held := [slot for slot in self.masked if slot in self.parts]:
+            raise ValueError(f"masked: {', '.join(held)} also hold a Part; a masked slot hides its Part")
+        return self
 
 
 class SquadDrone(BaseModel):
