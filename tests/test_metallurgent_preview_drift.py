@@ -84,7 +84,7 @@ def test_a_drift_off_the_blast_radius_does_nothing():
     two_off = Fraction(1, 3) * walked(2)[2] + Fraction(1, 2) * walked(4)[2]
     assert wide["drift"]["expected_damage"] - narrow["drift"]["expected_damage"] == pytest.approx(
         float(two_off) * (5 + 3 * 5))
-    assert not any(preview.drift_catches(metallurgent_pool(1, 4), 2, 1, 0).get(d) for d in (2, 3, 4))
+    assert not any(preview.drift_catches(metallurgent_pool(1, 4), 2, 1, 0, 2).get(d) for d in (2, 3, 4))
 
 
 def test_attacks_without_an_aoe_ignore_drift():

@@ -16,10 +16,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import Distribution, clamp_criterion, metallurgent_pool
+from ..house_rules import setting
 from .battlefield import strongest_occlusion
 from .rules import (
     ceil_half,
     METTLE,
+    OPTIONS,
     Anvil,
     active_breakpoint,
     carried_load,
@@ -36,8 +38,8 @@ MAX_TURNS = 20
 ARC_PENALTY = {"nose": 0, "forward_left": 0, "forward_right": 0, "rear_left": 1, "rear_right": 1, "aft": 2}
 ARC_LABELS = {"nose": "Nose", "forward_left": "Forward-Left", "forward_right": "Forward-Right",
               "rear_left": "Rear-Left", "rear_right": "Rear-Right", "aft": "Aft"}
-# 8.3 #10: "roll 1d6 twice" a degree of failure, as the example has it (3 short → 6d6): 2 hexes each.
-DRIFT_STEPS_PER_FAILURE = 2
+# 8.3 #10: "roll 1d6 twice" a degree of failure, as the example has it (3 short → 6d6), or once (`drift-hexes`).
+DRIFT_HEXES = {"two": 2, "one": 1}
 WIND_DRIFT = {"winds_mild": 1, "winds_heavy": 2}  # extra hexes downwind, indirect attacks only (L425, L429)
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
@@ -390,20 +392,28 @@ def resolve(attack: Attack, anvil: Anvil, target: Target, situation: Situation, 
     attempts = max(1, attack.number("Burst"))
     beyond = distance > reach and not melee
     listed = listed_damage(attack, target)
-    damage = damage_pipeline(listed, attack, target, situation, indirect, beyond, types, notes)
+    damage = damage_pipeline(listed, attack, situation, beyond, types, notes)
     if damage is None:
         return unreachable(attack, "Heavy Precipitation leaves 2 or less TE damage: it cannot be activated")
+    intercept, reading = 0, setting(OPTIONS, anvil, "intercept")
+    if situation.target_intercepting and not melee and target.intercept_bonus:
+        intercept = bid_bonus(target.intercept_bonus, target, situation)
+        notes.append(f"−{intercept} Intercept on {'every' if reading == 'every-hit' else 'one'} Hit"
+                     f"{arc_note(target.intercept_bonus, intercept, target, situation)}")
     drift: dict[int, tuple[float, int]] = {}
     wind = WIND_DRIFT.get(situation.weather, 0) if indirect else 0
+    hexes = DRIFT_HEXES[setting(OPTIONS, anvil, "drift-hexes")]
     if attack.loaded("blast") and tn > 0:
-        for r, chance in drift_catches(distribution, tn, attack.payload.number, wind).items():
-            falloff = damage_pipeline(blast_falloff(listed, r), attack, target, situation, indirect, beyond, types)
+        for r, chance in drift_catches(distribution, tn, attack.payload.number, wind, hexes).items():
+            falloff = damage_pipeline(blast_falloff(listed, r), attack, situation, beyond, types)
             drift[r] = (chance, falloff or 0)
     block = bid_bonus(target.block_bonus, target, situation) if situation.target_blocking else 0
     if situation.target_blocking and target.block_bonus and not attack.aoe:
         notes.append(f"Block {block} Hit{'s' if block != 1 else ''}{arc_note(target.block_bonus, block, target, situation)}")
     damage_type = hit_damage_type(attack, target)
-    per_part = expected_damage(attack, target, situation, damage, damage_type, p_hit, attempts, block, drift)
+    p_strike = p_hit + sum(chance for chance, _ in drift.values())  # an attempt Hits, or Drifts onto the target
+    per_part = expected_damage(attack, target, situation, damage, damage_type, p_hit, attempts, block, drift,
+                               intercept, intercepted_share(reading, attempts, p_strike))
     drift_damage = sum(p["expected_from_drift"] for p in per_part)
     return {
         "key": attack.key, "weapon": attack.weapon, "name": attack.name,
@@ -412,11 +422,11 @@ def resolve(attack: Attack, anvil: Anvil, target: Target, situation: Situation, 
         "target_number": tn, "hit_from": tn, "target_number_explain": " ".join(tn_notes), "attempts": attempts,
         "p_hit": p_hit, "expected_hits": p_hit * attempts,
         "distribution": {k: p for k, p in distribution.items() if p > 1e-12},
-        "damage": damage, "damage_type": damage_type, "parts": per_part,
+        "damage": max(0, damage - intercept), "damage_type": damage_type, "parts": per_part,
         "expected_damage": sum(p["expected"] for p in per_part),
         "drift": {"p_catch": sum(c for c, _ in drift.values()), "expected_damage": drift_damage,
                   "wind": wind} if attack.loaded("blast") else None,
-        "effects": payload_effects(attack, target, situation, max(0, pool), drift_damage, wind, drift),
+        "effects": payload_effects(attack, target, situation, max(0, pool), drift_damage, wind, hexes, drift),
         "en_cost": attack.en_cost, "heat": attack.heat, "notes": notes, "note": attack.note,
     }
 
@@ -458,9 +468,10 @@ def blast_falloff(damage: int, distance: int) -> int:
     return math.ceil(damage / 2 ** max(1, distance))
 
 
-def damage_pipeline(damage: int, attack: Attack, target: Target, situation: Situation, indirect: bool, beyond: bool,
-                    types: set[str], notes: list[str] | None = None) -> int | None:
-    """Damage of one Hit before the hit Component's Resistance (5.8 steps 1-6); notes are written when given."""
+def damage_pipeline(damage: int, attack: Attack, situation: Situation, beyond: bool, types: set[str],
+                    notes: list[str] | None = None) -> int | None:
+    """Damage of one Hit before the Intercept and the hit Component's Resistance (5.8 steps 1-5); notes are
+    written when given. The Intercept (step 6) is expected_damage's, as it may take only one Hit of several."""
     say = notes.append if notes is not None else (lambda _: None)
     if beyond:  # only indirect fire reaches past Range (L695-697)
         if attack.damage_type == "KE":
@@ -485,11 +496,15 @@ def damage_pipeline(damage: int, attack: Attack, target: Target, situation: Situ
         absorbed = sum(max(0, density - ignore) for density in situation.cover)
         damage = max(0, damage - absorbed)
         say(f"−{absorbed} Cover" + (" (Spotting ignores up to 4 per Cover)" if ignore else ""))
-    intercept = bid_bonus(target.intercept_bonus, target, situation)
-    if situation.target_intercepting and attack.category != "melee" and target.intercept_bonus:
-        damage = max(0, damage - intercept)
-        say(f"−{intercept} Intercept on one Hit{arc_note(target.intercept_bonus, intercept, target, situation)}")
     return damage
+
+
+def intercepted_share(reading: str, attempts: int, p_strike: float) -> float:
+    """The share of an activation's strikes the Intercept reduces (8.3 #5): every one, or one Hit (L669), which
+    is the chance that any attempt strikes over the strikes expected. A single attempt is its one Hit, exactly."""
+    if reading == "every-hit" or attempts == 1 or not p_strike:
+        return 1.0
+    return (1 - (1 - p_strike) ** attempts) / (attempts * p_strike)
 
 
 @lru_cache(maxsize=8)  # called with rising steps (drift_catches), each walk grows from the one before
@@ -517,14 +532,14 @@ def landing_distances(steps: int, wind: int = 0) -> dict[int, Fraction]:
     return chances
 
 
-def drift_catches(distribution: Distribution, tn: int, radius: int, wind: int) -> dict[int, float]:
-    """For one attempt: the chance it misses, Drifts (2 hexes per success short, 8.3 #10) and still lands within
+def drift_catches(distribution: Distribution, tn: int, radius: int, wind: int, hexes: int) -> dict[int, float]:
+    """For one attempt: the chance it misses, Drifts (`hexes` per success short, 8.3 #10) and still lands within
     the Blast's radius of the target (L1409), by the distance it lands at."""
     caught: dict[int, float] = {}
     for successes, p in sorted(distribution.items(), reverse=True):
         if successes >= tn or not p:
             continue
-        for distance, chance in landing_distances(DRIFT_STEPS_PER_FAILURE * (tn - successes), wind).items():
+        for distance, chance in landing_distances(hexes * (tn - successes), wind).items():
             if distance <= radius:
                 caught[distance] = caught.get(distance, 0.0) + p * float(chance)
     return caught
@@ -537,34 +552,41 @@ def expected_blocked(attempts: int, p_hit: float, block: int) -> float:
 
 
 def expected_damage(attack: Attack, target: Target, situation: Situation, damage: int, damage_type: str,
-                    p_hit: float, attempts: int, block: int,
-                    drift: dict[int, tuple[float, int]]) -> list[dict[str, Any]]:
+                    p_hit: float, attempts: int, block: int, drift: dict[int, tuple[float, int]],
+                    intercept: int, intercepted: float) -> list[dict[str, Any]]:
     """Expected damage to each Component per activation, and activations to Disable it.
 
     Each Component gathers (Hits a activation, damage) pairs: direct Hits where they land (a Block takes up to
     its Bonus of them to the Component that suffers least, the defender's best choice), an AOE's half damage to
-    every other Component (L1413), and a drifting Blast that still catches the target.
+    every other Component (L1413), and a drifting Blast that still catches the target. The `intercepted` share
+    of them loses the Intercept Bonus first, and an AOE's half damage is of the reduced Hit (L1415).
     """
     locations = hit_locations(target, attack, situation)
     hits = p_hit * attempts
     count = len(target.parts)
+    reduced = max(0, damage - intercept)
 
     def after(value: int, i: int) -> int:
         return max(0, value - target.parts[i].resistance[damage_type])
 
     blocked = expected_blocked(attempts, p_hit, block) if block and not attack.aoe else 0.0
-    best = min(range(count), key=lambda i: (after(damage, i), -target.parts[i].ap))
+    best = min(range(count), key=lambda i: (after(reduced, i), -target.parts[i].ap))
     rows = []
     for i, part in enumerate(target.parts):
         if attack.aoe:
             landed = hits * locations[i]
-            direct = [(landed, after(damage, i)), (hits - landed, after(ceil_half(damage), i))]
         else:
             landed = (hits - blocked) * locations[i] + (blocked if i == best else 0.0)
-            direct = [(landed, after(damage, i))]
-        drifted = [pair for chance, value in drift.values()
-                   for pair in ((chance * attempts / count, after(value, i)),
-                                (chance * attempts * (count - 1) / count, after(ceil_half(value), i)))]
+        direct, drifted = [], []
+        for share, cut in ((1 - intercepted, 0), (intercepted, intercept)):
+            hit = max(0, damage - cut)
+            direct.append((share * landed, after(hit, i)))
+            if attack.aoe:
+                direct.append((share * (hits - landed), after(ceil_half(hit), i)))
+            for chance, falloff in drift.values():
+                landing = max(0, falloff - cut)
+                drifted += [(share * chance * attempts / count, after(landing, i)),
+                            (share * chance * attempts * (count - 1) / count, after(ceil_half(landing), i))]
         from_drift = sum(rate * value for rate, value in drifted)
         expected = sum(rate * value for rate, value in direct) + from_drift
         damaging = sum(rate for rate, value in direct + drifted if value > 0)
@@ -574,7 +596,7 @@ def expected_damage(attack: Attack, target: Target, situation: Situation, damage
         else:
             activations = None
         rows.append({"name": part.name, "ap": part.ap, "resistance": part.resistance[damage_type],
-                     "damage_per_hit": after(damage, i), "location": landed / hits if hits else locations[i],
+                     "damage_per_hit": after(reduced, i), "location": landed / hits if hits else locations[i],
                      "expected": expected, "expected_from_drift": from_drift, "activations_to_disable": activations})
     return rows
 
@@ -599,7 +621,7 @@ def jam_chance(dice: int) -> float:
 
 
 def payload_effects(attack: Attack, target: Target, situation: Situation, pool: int, drift_damage: float,
-                    wind: int, drift: dict[int, tuple[float, int]]) -> list[dict[str, Any]]:
+                    wind: int, hexes: int, drift: dict[int, tuple[float, int]]) -> list[dict[str, Any]]:
     """The chosen load's effects in words, each marked modelled or not (with why); never silently left out."""
     effects = []
 
@@ -620,10 +642,11 @@ def payload_effects(attack: Attack, target: Target, situation: Situation, pool: 
     if kind == "blast":
         caught = sum(chance for chance, _ in drift.values())
         blown = f", then {wind} downwind" if wind else ""
-        modelled(payload, f"a miss Drifts 2 hexes for each success short{blown} (L629-631) and still catches the "
-                          f"target when it lands within {payload.number} hex{'es' if payload.number != 1 else ''} "
-                          f"of it: {caught:.1%} of attempts, adding {drift_damage:.1f} expected damage (half "
-                          f"damage in the landing hex, halved again each hex further, L2551)")
+        modelled(payload, f"a miss Drifts {hexes} hex{'es' if hexes != 1 else ''} for each success short{blown} "
+                          f"(L629-631) and still catches the target when it lands within {payload.number} "
+                          f"hex{'es' if payload.number != 1 else ''} of it: {caught:.1%} of attempts, adding "
+                          f"{drift_damage:.1f} expected damage (half damage in the landing hex, halved again each "
+                          f"hex further, L2551)")
     elif kind == "laser-guided" or kind == "semi-guided":
         condition = "Painted" if kind == "laser-guided" else "Locked"
         modelled(payload, f"−1 criterion against a {condition} target (L{1622 if condition == 'Painted' else 1632})"
