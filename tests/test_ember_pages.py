@@ -99,3 +99,13 @@ def test_the_squad_sheet_says_the_format_is_unsourced_and_prints_drone_and_proje
     assert "authored format, unsourced" in printed and "Picket Gun Drone" in printed
     assert "Cinder Salvo" in printed and "Missile Group 3" in printed and "Cut along the corner marks" in printed
     assert "Cinder" in printed  # the saved Mech's own sheet follows
+
+
+def test_the_preview_against_an_example_mech_goes_part_by_part(client, registered):
+    form = {"attacker": json.dumps(mech(pilot=pilot_keys()[0])), "preview-target": "example:Choirmaster",
+            "preview-stance": "mobility"}
+    html = client.post("/preview/ember/mech/", form, HTTP_HX_REQUEST="true").content.decode()
+    assert "against Choirmaster" in html and "Basalt Command Core" in html and "Any Part" in html
+    assert "P(the Mech destroyed" in html
+    bad = client.post("/preview/ember/mech/", {**form, "preview-target": "example:Nobody"}, HTTP_HX_REQUEST="true")
+    assert "no example Mech named" in bad.content.decode()

@@ -74,3 +74,22 @@ def test_e_t02_concussion_counts_lightning_only_with_the_keyword():
     odds = p.action_odds(bash, p.Defender(armor=5, stance="defensive"), True)
     assert abs(odds["p_lightning"] - .4107) < 1e-4 and abs(odds["expected_link_loss"] - .512) < 1e-3
     assert p.action_odds(shot(type="melee", yellow=5), p.Defender(armor=5, stance="defensive"), True)["p_lightning"] == 0
+
+
+def test_d24_an_action_against_a_whole_mech_weighs_its_parts_as_mech_outcome_does_exactly():
+    parts = {"torso": p.Target("Torso", 5, 3), "chassis": p.Target("Chassis", 5, 4),
+             "left_arm": p.Target("Left Arm", 3, None), "right_arm": p.Target("Right Arm", 4, 3)}
+    odds = p.action_odds(shot(yellow=2, red=2), p.Defender(stance="mobility", dodge=2), False, mech=parts)
+    exact = p.mech_outcome(dice.attack_pool(2, 2), parts, blue=2)
+    assert abs(odds["p_penetration"] - float(exact["p_penetration"])) < 1e-12 and odds["p_secret"] == 0
+    assert odds["any_part"] == exact["any_part"] == "left_arm"
+    assert [round(float(r["p_target"]), 12) for r in exact["parts"]] == [round(r["p_target"], 12) for r in odds["parts"]]
+    assert abs(sum(odds["surplus"].values()) - 1) < 1e-12
+
+
+def test_e_r25_a_secret_part_of_the_defending_mech_is_picked_but_left_out_of_the_totals():
+    parts = {"torso": p.Target("Torso", 5, 3), "chassis": p.Target("Chassis", 5, 4), "right_arm": None}
+    odds = p.action_odds(shot(yellow=2, red=2), p.Defender(), False, mech=parts)
+    hidden = next(r for r in odds["parts"] if r["slot"] == "right_arm")
+    assert hidden["secret"] and abs(hidden["p_target"] - 1 / 6) < 1e-12 and abs(odds["p_secret"] - 1 / 6) < 1e-12
+    assert odds["any_part"] in ("torso", "chassis") and odds["p_mech_destroyed"] is not None

@@ -3,10 +3,12 @@ Handheld Parts start on their Discard side and which Parts stay secret; each Par
 actions' dice as coloured dice, and the Mech's values, Timings and tokens beside."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.template.loader import render_to_string
 
+from catalogue.loader import find_pack
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.ember import construction as c
 from catalogue.rulesets.ember import preview as engine
@@ -14,7 +16,9 @@ from catalogue.rulesets.ember.construction import actions_of
 from catalogue.rulesets.ember.rules import parse, resolve
 from catalogue.rulesets.ember.schema import SLOT_LETTERS, SLOTS, TIMINGS, PartCard, Pilot
 
-from ... import forms
+from ... import forms, store
+from ...models import Build
+from ...session import mine
 from ..base import KindPage, target_and_situation
 
 SLOT_LABELS = {"torso": "Torso", "backpack": "Backpack", "chassis": "Chassis", "left_arm": "Left Arm",
@@ -58,11 +62,19 @@ class Page(KindPage):
         return context(checked)
 
     def preview_context(self, request, document, build) -> dict[str, Any]:
-        return {**super().preview_context(request, document, build), "stance_choices": DEFENDER_STANCES}
+        """Targets: a Part described, the pack's example Mechs, and this browser's other Mechs."""
+        return {**super().preview_context(request, document, build), "stance_choices": DEFENDER_STANCES,
+                "example_mechs": [e["name"] for e in example_mechs(document.get("pack", ""))],
+                "my_mechs": [b for b in mine(request, self.ruleset.key, "mech") if build is None or b.pk != build.pk]
+                if request else []}
 
     def preview_request(self, fields) -> dict[str, Any]:
         structure = str(fields.get("structure", "") or "").strip()
-        target = {"armor": forms.whole_number(fields, "armor", 4, 0, 20),
+        choice = str(fields.get("target", "") or "")
+        link = forms.share_id(fields.get("target_link"), "target_link")
+        whole = ({"build": link} if link else {"mech": choice[8:]} if choice.startswith("example:")
+                 else {"build": choice[6:]} if choice.startswith("build:") else {})
+        target = {**whole, "armor": forms.whole_number(fields, "armor", 4, 0, 20),
                   "structure": forms.whole_number(fields, "structure", low=0, high=20) if structure else None,
                   "dodge": forms.whole_number(fields, "dodge", 0, 0, 20),
                   "stance": forms.choice(fields, "stance", DEFENDER_STANCES, "offensive"),
@@ -72,17 +84,25 @@ class Page(KindPage):
                                                 "focus": fields.get("focus") == "on"}}
 
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
-        """Every attack action of the Mech's Parts against the Part the request describes."""
+        """Every attack action of the Mech's Parts against the Part the request describes, or a whole Mech."""
         target, situation = target_and_situation(request, engine.DefenderModel, engine.SituationModel)
         mech = resolve(parse(checked.document), checked.catalogue)
         offensive = checked.document.get("stance") == "offensive"
-        attacks = [engine.action_odds(action, engine.Defender(**target.model_dump()), offensive, situation.policy,
-                                      situation.focus)
+        defender = engine.Defender(**target.model_dump(exclude={"mech", "build"}))
+        defending = defending_mech(target, checked.catalogue)
+        parts = None
+        if defending is not None:
+            defender = dataclasses.replace(defender, dodge=c.derived(defending)["dodge"][0])
+            parts = {slot: engine.Target(part.name, part.armor, part.structure) for slot, part in defending.parts.items()}
+            parts.update(dict.fromkeys(defending.hidden))
+        attacks = [engine.action_odds(action, defender, offensive, situation.policy, situation.focus, parts)
                    for slot, part in mech.parts.items() for action in actions_of(part, slot in mech.discarded)
                    if action.type in engine.ATTACKS and (action.yellow or action.red)]
         for attack in attacks:
             attack.update(distribution=attack["surplus"], reachable=True, hit_from=1)
         return {"attacker": checked.document["name"], "attacks": attacks, "target": target.model_dump(),
+                "defending": defending and {"name": defending.name, "dodge": defender.dodge,
+                                            "parts": {SLOT_LABELS[s]: p and p.name for s, p in parts.items()}},
                 "situation": situation.model_dump()}
 
     def sheet_sections(self, build, checked, share_url: str) -> list[str]:
@@ -98,6 +118,29 @@ class Page(KindPage):
                 cards.append(printed(card(part, True), f"Discard side of {part.name}", s["letter"]))
         html = render_to_string("builder/ember/_cards.html", {"build": build, "cards": cards, "unsourced": True})
         return super().sheet_sections(build, checked, share_url) + [html]
+
+
+def example_mechs(pack_ref: str) -> list[dict[str, Any]]:
+    pack = find_pack(str(pack_ref)[:100])
+    return [e for e in (pack.examples if pack else []) if e.get("kind") == "mech"]
+
+
+def defending_mech(target: engine.DefenderModel, catalogue: Catalogue) -> c.Mech | None:
+    """The Mech a preview target names: one of the pack's examples, or a saved Mech as its share link shows it
+    (a secret Part stays secret: E-R25)."""
+    if target.mech is not None:
+        example = next((e for e in example_mechs(catalogue.pack) if e.get("name") == target.mech), None)
+        if example is None:
+            raise forms.problem("target.mech", f"{catalogue.pack} has no example Mech named {target.mech[:40]!r}")
+        written = {k: v for k, v in example.items() if k not in ("kind", "notes")}
+        return resolve(parse({**written, "pack": catalogue.pack}), catalogue)
+    if target.build is not None:
+        build = Build.objects.filter(share_id=target.build, ruleset="ember", kind="mech").first()
+        if build is None:
+            raise forms.problem("target.build", f"{target.build!r} is not a saved Mech's share id")
+        checked = store.check(store.public_view(build).document)
+        return resolve(parse(checked.document), checked.catalogue)
+    return None
 
 
 def dice_icons(yellow: int, red: int) -> list[str]:

@@ -62,20 +62,31 @@ def part_outcome(attack: dict, part: Target, blue: int = 0, defensive: bool = Fa
     return {"part": part.name, "p_penetration": pen, "p_destroyed": destroyed, "p_damaged": pen - destroyed}
 
 
-def mech_outcome(attack: dict, parts: dict[str, Target], blue: int = 0, defensive: bool = False,
-                 mutilation: bool = False) -> dict[str, object]:
+def mech_outcome(attack: dict, parts: dict[str, Target | None], blue: int = 0, defensive: bool = False,
+                 mutilation: bool = False, **modifiers: int) -> dict[str, object]:
     """Every Part the Black die can pick, weighted (D-24); on "Any Part" the attacker picks the Part most likely
-    Destroyed. A destroyed Torso destroys the Mech."""
-    rows = {slot: part_outcome(attack, part, blue, defensive, mutilation) for slot, part in parts.items()}
-    odds = dice.target_part(set(parts))
-    choice = max(rows, key=lambda slot: (rows[slot]["p_destroyed"], rows[slot]["p_penetration"]))
-    weights: dict[str, object] = defaultdict(lambda: 0 * odds["torso"])
-    for face, p in odds.items():
-        weights[choice if face == "any" else face] += p
-    return {"parts": [{"slot": slot, "p_target": weights[slot], **rows[slot]} for slot in rows],
+    Destroyed. A destroyed Torso destroys the Mech. A Part given as None is secret (E-R25): the die can pick it,
+    but its odds are unknown, and the totals say how much of the die they leave out (`p_secret`)."""
+    rows = {slot: part_outcome(attack, part, blue, defensive, mutilation, **modifiers)
+            for slot, part in parts.items() if part is not None}
+    weights, choice = black_die(parts, rows)
+    return {"parts": [{"slot": slot, "p_target": weights[slot], **rows[slot]} if slot in rows else
+                      {"slot": slot, "p_target": weights[slot], "part": "Secret Part", "secret": True}
+                      for slot in parts],
             "any_part": choice,
-            "p_mech_destroyed": weights["torso"] * rows["torso"]["p_destroyed"] if "torso" in rows else 0,
-            "p_penetration": sum(weights[s] * rows[s]["p_penetration"] for s in rows)}
+            "p_mech_destroyed": weights["torso"] * rows["torso"]["p_destroyed"] if "torso" in rows else None,
+            "p_penetration": sum(weights[s] * rows[s]["p_penetration"] for s in rows),
+            "p_secret": sum(weights[s] for s in parts if s not in rows)}
+
+
+def black_die(slots, rows: dict[str, dict]) -> tuple[dict[str, Fraction], str | None]:
+    """D-24: the chance the Black die picks each slot; "Any Part" goes to the Part of `rows` (the ones whose odds
+    are known) most likely Destroyed, then Penetrated."""
+    chosen = max(rows, key=lambda slot: (rows[slot]["p_destroyed"], rows[slot]["p_penetration"]), default=None)
+    weights: dict[str, Fraction] = defaultdict(Fraction)
+    for face, p in dice.target_part(set(slots)).items():
+        weights[chosen if face == "any" and chosen else face] += p
+    return weights, chosen
 
 
 # --- a Mech's attacks against a described target ------------------------------------------------------------------
@@ -110,6 +121,10 @@ class DefenderModel(BaseModel):
     terrain: bool = False
     unit_cover: bool = False
     fragile: int = Field(0, ge=0, le=10)
+    # A whole defending Mech instead of the Part described: a pack example by name, or a saved Mech by share id.
+    # Its Parts, Armor, Structure and Dodge are its own; the stance, protection and Fragile above still apply.
+    mech: str | None = Field(None, min_length=1, max_length=80)
+    build: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{4,32}$")
 
 
 class SituationModel(BaseModel):
@@ -119,26 +134,51 @@ class SituationModel(BaseModel):
     focus: bool = False
 
 
-def action_odds(action, defender: Defender, offensive: bool, policy: str = "P1", focus: bool = False
-                ) -> dict[str, object]:
+def action_odds(action, defender: Defender, offensive: bool, policy: str = "P1", focus: bool = False,
+                mech: dict[str, Target | None] | None = None) -> dict[str, object]:
     """One attack action of the Mech against the defender, exactly (floats): P(Hit), P(Penetration), the surplus,
-    P(Lightning effect), and the target Part's state after it."""
+    P(Lightning effect), and the target Part's state after it. Against a whole `mech` (its Parts by slot, None for
+    a secret one) each Part is one the Black die picks (D-24); the totals weigh them, and `parts` gives each."""
     piercing = action.keyword("Armor Piercing")
     stance = "defensive" if action.keyword("Suppression") and defender.stance != "shutdown" else defender.stance
-    part = Target("target", defender.armor, defender.structure, defender.damaged)
     protection = 2 * (defender.terrain + defender.unit_cover) if action.type == "firing" else 0
     ap = piercing.x if piercing and piercing.x else 0
-    white = white_dice(part, ap, defender.fragile, protection)
     blue = defender.dodge if stance == "mobility" else 0
     attack = dice.attack_pool(action.yellow, action.red, offensive, exact=False, focus=focus)
     effects = bool(action.keyword("Concussion") or action.keyword("Wrecking"))
-    result = dice.resolve(attack, dice.defence_pool(white, blue, stance == "defensive", exact=False), policy,
-                          lightning_matters=effects)
-    states = part_outcome(attack, part, blue, stance == "defensive", bool(action.keyword("Mutilation")), ap,
-                          defender.fragile, protection)
-    return {"name": action.name, "dice": f"{action.yellow}Y+{action.red}R", "white": white, "blue": blue,
-            "p_hit": result["p_hit"], "p_penetration": result["p_penetration"], "surplus": result["surplus"],
-            "p_lightning": result["p_lightning"] if effects else 0.0,
-            "expected_link_loss": result["expected_lightning"] if effects else 0.0,
-            "p_damaged": states["p_damaged"], "p_destroyed": states["p_destroyed"],
+    mutilation = bool(action.keyword("Mutilation"))
+
+    def against(part: Target) -> dict[str, object]:
+        white = white_dice(part, ap, defender.fragile, protection)
+        result = dice.resolve(attack, dice.defence_pool(white, blue, stance == "defensive", exact=False), policy,
+                              lightning_matters=effects)
+        states = part_outcome(attack, part, blue, stance == "defensive", mutilation, ap, defender.fragile, protection)
+        return {"part": part.name, "white": white, "p_hit": result["p_hit"], "p_penetration": result["p_penetration"],
+                "surplus": result["surplus"], "p_lightning": result["p_lightning"] if effects else 0.0,
+                "expected_link_loss": result["expected_lightning"] if effects else 0.0,
+                "p_damaged": states["p_damaged"], "p_destroyed": states["p_destroyed"]}
+
+    head = {"name": action.name, "dice": f"{action.yellow}Y+{action.red}R", "blue": blue,
             "suppressed": stance != defender.stance}
+    if mech is None:
+        return {**head, **against(Target("target", defender.armor, defender.structure, defender.damaged))}
+    rows = {slot: against(part) for slot, part in mech.items() if part is not None}
+    exact, chosen = black_die(mech, rows)
+    weights = {slot: float(p) for slot, p in exact.items()}
+    seen = sum(weights[slot] for slot in rows)
+
+    def weighed(key: str) -> float:  # over the Parts whose odds are known, as a share of the die they take
+        return sum(weights[slot] * rows[slot][key] for slot in rows) / seen if seen else 0.0
+
+    surplus: dict[int, float] = defaultdict(float)
+    for slot, row in rows.items():
+        for n, p in row["surplus"].items():
+            surplus[n] += weights[slot] * p / seen
+    return {**head, "white": "by Part", "surplus": dict(surplus), "any_part": chosen,
+            **{key: weighed(key) for key in ("p_hit", "p_penetration", "p_lightning", "expected_link_loss",
+                                             "p_damaged", "p_destroyed")},
+            "p_mech_destroyed": weights["torso"] * rows["torso"]["p_destroyed"] if "torso" in rows else None,
+            "p_secret": float(sum(exact[slot] for slot in mech if slot not in rows)),
+            "parts": [{"slot": slot, "p_target": weights[slot], **rows[slot]} if slot in rows else
+                      {"slot": slot, "p_target": weights[slot], "part": "Secret Part", "secret": True}
+                      for slot in mech]}
