@@ -536,6 +536,9 @@ def test_saving_leaves_without_asking(page):
     page.wait_for_url(EDIT_URL)
     expect(page.locator(".badge.dirty")).to_have_count(0)
     assert asked == []
+    page.goto(NEW_ANVIL)  # what was saved is no unsaved draft to bring back to a new build
+    expect(page.locator('input[name="name"]')).not_to_have_value("Saved Anvil")
+    expect(page.get_by_text("Restored the unsaved changes")).to_have_count(0)
 
 
 def open_chooser(page: Page, select: str):

@@ -30,7 +30,10 @@ document.addEventListener("click", (event) => {
   const button = event.target.closest("button[name=action]");
   if (button && button.value.startsWith("save")) saving = true;
 });
-document.addEventListener("htmx:afterRequest", () => { saving = false; });
+// A save that worked answers with the edit link to go to: the page is still leaving, not to be kept as a draft.
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (!event.detail.xhr?.getResponseHeader("HX-Redirect")) saving = false;
+});
 window.addEventListener("beforeunload", (event) => {
   if (!saving && document.querySelector(".badge.dirty")) event.preventDefault();
 });
