@@ -19,6 +19,8 @@ def cat():
         item("tough", "infantry", members=4, blast_resistance=70, cqc=50, movement=2, vision=6,
              actions=["M", "A"], weapons=[{"weapon": "hmg", "count": 4}], cost=90),
         item("hawk", "aircraft", ahp=4, agility=50, ewar=40, short_range=True, cost=300),
+        *[item(f"braced-{br}", "infantry", members=4, blast_resistance=br, cqc=50, movement=2, vision=6,
+               actions=["M", "A"], weapons=[{"weapon": "hmg", "count": 4}]) for br in (60, 61)],
     )
 
 
@@ -103,6 +105,15 @@ def test_megamercs_player_infantry(cat):
 def test_mm_r19_blast_resistance_over_the_cap_is_warned(cat):
     assert "MM-R19" not in codes(company.validate(document(infantry=[{"item": "riflemen"}]), cat))
     assert "MM-R19" in codes(company.validate(document(infantry=[{"item": "tough"}]), cat), "warning")
+
+
+def test_mm_r19_blast_resistance_at_60_passes(cat):
+    assert "MM-R19" not in codes(company.validate(document(infantry=[{"item": "braced-60"}]), cat))
+
+
+def test_mm_r19_blast_resistance_at_61_warns(cat):
+    [issue] = issues(company.validate(document(infantry=[{"item": "braced-61"}]), cat), "MM-R19")
+    assert issue.severity == "warning" and "61" in issue.message
 
 
 def test_a_saved_unit_counts_its_own_report(cat):

@@ -8,6 +8,8 @@ import pytest
 from builder import store
 from catalogue.loader import catalogue_by_ref, latest_pack
 from tests.html_forms import read_form
+from builder.kinds.megamercs.unit import GRID_LABELS
+from catalogue.rulesets.megamercs.schema import LOCATION_LABELS, MOVEMENT_TYPES
 from tests.test_pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
@@ -70,14 +72,40 @@ def test_every_example_unit_is_legal_and_its_card_prints(client, pack, tmp_path)
     for example in examples(pack, "unit"):
         checked = store.check(example)
         assert checked.report.legal, (example["name"], [i.as_dict() for i in checked.report.errors])
-    build = store.create(store.check(examples(pack, "unit")[0]))
-    text = pdf_text(client.get(f"/s/{build.share_id}.pdf").content, tmp_path)
-    chassis = catalogue.items[build.document["chassis"]]
-    for expected in (build.name, chassis.name, "Action pool", "HARD-POINTS", "INTERNALS", "WEAPONS",
-                     "DAMAGE REDUCTION", "Credits", *[h.key for h in chassis.hardpoints]):
-        assert expected in text, expected
-    for mount in build.document["mounts"]:
-        assert catalogue.items[mount["item"]].name in text
+
+    def limited(key):
+        return getattr(catalogue.items[key], "limited_ammo", None)  # equipment has no Limited Ammo
+
+    units = examples(pack, "unit")
+    mecha = next(e for e in units if catalogue.items[e["chassis"]].unit_type == "mecha"
+                 and any(m.get("ammo") for m in e["mounts"]) and any(limited(m["item"]) for m in e["mounts"]))
+    tank = next(e for e in units if catalogue.items[e["chassis"]].unit_type == "tank")
+    for example in (mecha, tank):
+        build = store.create(store.check(example))
+        text = " ".join(pdf_text(client.get(f"/s/{build.share_id}.pdf").content, tmp_path).split())
+        chassis = catalogue.items[build.document["chassis"]]
+        attributes = store.check(example).report.stats["attributes"].value
+        special = ("F Focus (start of turn): Fire Control, Evasion, Defence or Melee" if chassis.unit_type == "mecha"
+                   else "C Commander: Look Around (+4 Vision), Hands On")
+        for expected in (build.name, chassis.name, "Action pool", special, "HARD-POINTS", "INTERNALS", "WEAPONS",
+                         "DAMAGE REDUCTION", "Credits", *[h.key for h in chassis.hardpoints],
+                         "Movement type", MOVEMENT_TYPES[chassis.movement_type][0], "Tick a hex as it is destroyed",
+                         *[f"{LOCATION_LABELS[g.location]} {GRID_LABELS[g.type]} · {g.hexes} hexes"
+                           for g in chassis.grids]):
+            assert expected in text, expected
+        if attributes != "none":
+            assert f"Attributes {attributes}" in text
+        for mount in build.document["mounts"]:
+            item = catalogue.items[mount["item"]]
+            assert item.name in text
+            if mount.get("ammo"):
+                assert f"{item.name} ({mount['ammo']})" in text and f"ammunition: {mount['ammo']}" in text
+            if limited(item.key):
+                assert f"{item.name} size {item.size}" in text and f"Limited Ammo {'☐' * item.limited_ammo}" in text
+        # MM-C22: the d10 hit table that picks a mecha's grid, on a mecha's card only
+        assert ("Hit location d10 for internal damage" in text) == (chassis.unit_type == "mecha")
+        if chassis.unit_type == "mecha":
+            assert "d10 1 2 3–4 5–6 7–10 Front or rear edge R. Arm R. Arm L. Arm Legs Torso" in text
 
 
 def company_form(company) -> dict[str, str]:
@@ -170,3 +198,15 @@ def test_the_preview_never_fails_on_hostile_targets_or_situations(client, pack):
         assert response.status_code in (200, 400, 422), response.content[:300]
 
     run()
+
+
+def test_the_preview_form_sends_the_beacon_and_the_e_war_actions(client, pack):
+    """MM-T45 through the page: a Beacon target's E-War 70 counts as 40 against the lock; ECM jams and hacks."""
+    jammer = next(e for e in pack[1].of("equipment") if any(a.name == "ecm" for a in e.attributes))
+    attacker = next(e for e in examples(pack, "unit") if any(m["item"] == jammer.key for m in e["mounts"]))
+    form = {"attacker": json.dumps(attacker), "preview-ewar": "70", "preview-electronic_defence": "on",
+            "preview-line_of_sight": "on", "preview-beacon": "on", "preview-lock_attempt": "on",
+            "preview-jam_attempt": "on", "preview-hack_attempt": "on", "preview-network_defence": "80"}
+    html = client.post("/preview/megamercs/unit/", form, HTTP_HX_REQUEST="true").content.decode()
+    assert "lock: <strong>" in html and "(its Beacon: 70 counts as 40)" in html
+    assert "jam: <strong>" in html and "hack: <strong>" in html and "Network Defence lends 80" in html

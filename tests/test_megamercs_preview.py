@@ -1,5 +1,5 @@
-"""MEGA MERCS preview against the digest's derived cases MM-T31 to MM-T48 and the opposed-roll table, and the
-preview's house-rule readings (MM-A05, MM-A09, MM-A10, MM-A14)."""
+"""MEGA MERCS preview against the digest's cases MM-T12 to MM-T15 and the derived MM-T31 to MM-T47 (the opposed-roll
+table among them), and the preview's house-rule readings (MM-A05, MM-A09, MM-A10, MM-A14)."""
 import pytest
 
 from catalogue.rulesets.dice import d100_opposed
@@ -30,6 +30,10 @@ def cat():
             shot(accuracy=50, rof=4, damage=0, damage_type="small_arms", internal=0, penetration=0)]),
         item("rockets", "weapon", size=1, types=["launcher"], profiles=[
             shot(accuracy=50, rof=4, attributes=[{"name": "large_projectile"}])]),
+        item("guided-mortar", "weapon", size=1, types=["launcher"], profiles=[
+            shot(accuracy=50, range=10, rof=1,
+                 attributes=[{"name": "indirect_fire", "x": 3}, {"name": "tracking", "x": 15}])]),
+        item("scope", "equipment", size=1, types=["sensor"], attributes=[{"name": "optical_detection", "x": 3}]),
     )
 
 
@@ -60,7 +64,6 @@ def test_mm_t33_hmg_penetration(cat):
 
 
 def test_mm_t34_hmg_blind_without_a_lock(cat):
-    """MM-T13 and MM-T15: no line of sight and no lock is −20; a lock cancels it (MM-T14: and gives no +10)."""
     blind = attack(cat, "hmg", situation=Situation(line_of_sight=False))
     assert blind["tn"] == 30 and blind["expected_hits"] == pytest.approx(1.5)
     locked = attack(cat, "hmg", situation=Situation(line_of_sight=False, locked=True))
@@ -91,13 +94,61 @@ def test_mm_t38_armour_penetration_within_its_reach(cat):
     assert attack(cat, "ap-gun", target=Target(dr=5), situation=Situation(distance=5))["dr"] == 5
 
 
-@pytest.mark.parametrize("a, d, expected", [
-    (50, 50, (0.3725, 0.3775, 0.25)), (60, 40, (0.5180, 0.2420, 0.24)), (40, 60, (0.2380, 0.5220, 0.24)),
-    (70, 30, (0.6535, 0.1365, 0.21)), (80, 80, (0.4760, 0.4840, 0.04)), (100, 100, (0.495, 0.505, 0.0)),
-])
-def test_mm_t39_to_t44_opposed_rolls(a, d, expected):
+def opposed(a, d):
     rolls = d100_opposed(a, d)
-    assert (rolls["attacker"], rolls["defender"], rolls["neither"]) == pytest.approx(expected, abs=1e-4)
+    return rolls["attacker"], rolls["defender"], rolls["neither"]
+
+
+def test_mm_t39_opposed_50_against_50():
+    assert opposed(50, 50) == pytest.approx((0.3725, 0.3775, 0.25), abs=1e-4)
+
+
+def test_mm_t40_opposed_60_against_40():
+    assert opposed(60, 40) == pytest.approx((0.5180, 0.2420, 0.24), abs=1e-4)
+
+
+def test_mm_t41_opposed_40_against_60():
+    assert opposed(40, 60) == pytest.approx((0.2380, 0.5220, 0.24), abs=1e-4)
+
+
+def test_mm_t42_opposed_70_against_30():
+    assert opposed(70, 30) == pytest.approx((0.6535, 0.1365, 0.21), abs=1e-4)
+
+
+def test_mm_t43_opposed_80_against_80():
+    assert opposed(80, 80) == pytest.approx((0.4760, 0.4840, 0.04), abs=1e-4)
+
+
+def test_mm_t44_opposed_100_against_100():
+    assert opposed(100, 100) == pytest.approx((0.495, 0.505, 0.0), abs=1e-4)
+
+
+def test_mm_t13_indirect_fire_without_los_or_lock_is_minus_20(cat):
+    row = attack(cat, "mortar", "torso", situation=Situation(distance=5, line_of_sight=False))
+    assert row["tn"] == 30 and "indirect, no lock -20" in row["tn_terms"]
+
+
+def test_mm_t14_indirect_fire_without_los_but_locked_has_neither_penalty_nor_bonus(cat):
+    locked_blind = Situation(distance=5, line_of_sight=False, locked=True)
+    assert attack(cat, "mortar", "torso", situation=locked_blind)["tn"] == 50
+    # ... plus its Tracking X, blind or not (L374)
+    assert attack(cat, "guided-mortar", "torso", situation=locked_blind)["tn"] == 50 + 15
+    assert attack(cat, "guided-mortar", "torso", situation=Situation(distance=5, locked=True))["tn"] == 50 + 15
+
+
+def test_mm_t15_a_stealth_target_seen_on_sensors_is_a_blind_attack(cat):
+    stealthed = Target(optical_stealth=True)
+    blind = attack(cat, "hmg", target=stealthed)
+    assert blind["tn"] == 30 and "blind, no lock -20" in blind["tn_terms"]
+    assert attack(cat, "hmg", target=stealthed, situation=Situation(locked=True))["tn"] == 50  # a lock cancels it
+    assert attack(cat, "hmg", target=Target(optical_stealth=True, beacon=True))["tn"] == 50  # MM-R39
+
+
+def test_mm_c39_optical_detection_sees_stealth_within_its_range(cat):
+    def tn(distance):
+        built = resolve(parse(unit("mecha", ("hmg", "r-arm"), ("scope", "torso"))), cat)
+        return preview.odds(built, Target(optical_stealth=True), Situation(distance=distance))["attacks"][0]["tn"]
+    assert tn(3) == 50 and tn(4) == 30
 
 
 def test_mm_t26_spalling_adds_one_on_a_penetrating_hit(cat):
@@ -110,6 +161,13 @@ def test_mm_r27_mm_t12_tracking_replaces_the_lock_bonus(cat):
     row = attack(cat, "tracker", "torso", situation=Situation(locked=True))
     assert row["tn"] == 55 and "lock +10" not in row["tn_terms"]
     assert attack(cat, "tracker", "torso", situation=Situation(locked=True, jammed=True))["tn"] == 40
+
+
+def test_mm_r27_a_tracking_below_10_still_replaces_the_lock_bonus():
+    weak = make_catalogue(item("weak-tracker", "weapon", size=1, types=["launcher"], profiles=[
+        shot(accuracy=40, rof=1, attributes=[{"name": "tracking", "x": 5}])]))
+    row = attack(weak, "weak-tracker", "torso", situation=Situation(locked=True))
+    assert row["tn"] == 45 and row["tn_terms"] == ["base 40", "Tracking +5"]
 
 
 def test_mm_c06_homing_hits_when_locked(cat):
@@ -148,12 +206,13 @@ def test_megamercs_building_halving(cat):
 def test_megamercs_both_fail(cat):
     built = resolve(parse(unit("mecha")), cat)
     defended = Target(ewar=40, electronic_defence=True)
-    lock = preview.odds(built, defended, Situation(lock_attempt=True))["lock"]
+    lock = preview.odds(built, defended, Situation(lock_attempt=True))["ewar"]["lock"]
     rolls = d100_opposed(40, 40)
-    assert lock["p_lock"] == pytest.approx(rolls["attacker"] + rolls["neither"])
+    assert lock["p"] == pytest.approx(rolls["attacker"] + rolls["neither"])
     strict = resolve(parse(unit("mecha", house_rules={"both-fail": "defender"})), cat)
-    assert preview.odds(strict, defended, Situation(lock_attempt=True))["lock"]["p_lock"] == pytest.approx(rolls["attacker"])
-    assert preview.odds(built, Target(), Situation(lock_attempt=True))["lock"]["p_lock"] == 1
+    strict_lock = preview.odds(strict, defended, Situation(lock_attempt=True))["ewar"]["lock"]
+    assert strict_lock["p"] == pytest.approx(rolls["attacker"])
+    assert preview.odds(built, Target(), Situation(lock_attempt=True))["ewar"]["lock"]["p"] == 1
 
 
 def test_mm_t47_the_mecha_hit_table(cat):
@@ -170,6 +229,14 @@ def test_mm_t20_blast_save_capped_at_60(cat):
     row = attack(cat, "mortar", "torso", squad, Situation(distance=5))
     assert row["blast_save"] == 60
     assert row["blast"] == {"damage": 4, "radius": 1, "after_dr": 4, "scatter": "1 to 2 hexes"}
+
+
+def test_mm_r19_a_blast_save_reaches_60_and_stops_there(cat):
+    def save(resistance, cover):
+        squad = Target(kind="infantry", blast_resistance=resistance, cover_points=cover)
+        return attack(cat, "mortar", "torso", squad, Situation(distance=5))["blast_save"]
+    assert save(29, 3) == 59 and save(30, 3) == 60
+    assert save(31, 3) == 60 and save(61, 0) == 60
 
 
 def test_mm_r35_small_arms_only_hurt_ish(cat):

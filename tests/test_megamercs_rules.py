@@ -1,11 +1,13 @@
-"""MEGA MERCS unit rules, one test per rule ID at the limit and past it (digest section 3), and the worked
-examples MM-T07 to MM-T11 and MM-T49 to MM-T50."""
+"""MEGA MERCS unit rules, one test per rule ID at the limit and past it (digest section 3), and the cases MM-T07
+to MM-T11, MM-T16, MM-T49 and MM-T50."""
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from catalogue.rulesets.base import BuildError
+from catalogue.rulesets.megamercs import damage
 from catalogue.rulesets.megamercs.rules import validate
-from catalogue.rulesets.megamercs.schema import Chassis, InfantrySquad, Profile, Weapon
+from catalogue.rulesets.megamercs.schema import (HARDPOINT_TYPE_LABELS, Chassis, Hardpoint, InfantrySquad, Profile,
+                                                 Weapon)
 
 from .megamercs_factory import MECHA, TANK, codes, item, make_catalogue, shot, unit
 
@@ -23,6 +25,8 @@ def cat():
         item("ram-spike", "weapon", size=1, types=["specialist"], specialist_for=["tank"],
              profiles=[shot(range="melee")]),
         item("pike", "weapon", size=1, types=["melee"], profiles=[shot(range="melee")]),
+        item("shell-1", "weapon", size=1, types=["main_gun"], on_grid=False, profiles=[shot()]),
+        item("shell-2", "weapon", size=2, types=["main_gun"], on_grid=False, profiles=[shot()]),
     )
 
 
@@ -55,24 +59,40 @@ def test_mm_r02_a_multi_type_item_fits_either(cat):
 
 
 def test_mm_r03_capacity_at_the_limit(cat):
-    """MM-T07: a size-3 hard-point holds 1 + 2."""
+    """A size-3 hard-point holds 1 + 2."""
     report = validate(unit("mecha", ("small", "torso"), ("medium-box", "torso")), cat)
     assert "MM-R03" not in codes(report)
     assert next(m for m in report.meters if m.key == "hp-torso").used == 3
 
 
 def test_mm_r03_capacity_exceeded(cat):
-    """MM-T50: two size-1 items and a size-2 on a size-3 hard-point is 4 > 3."""
-    report = validate(unit("mecha", ("small", "torso"), ("small", "torso"), ("medium-box", "torso")), cat)
+    report = validate(unit("mecha", ("medium-box", "torso"), ("medium-box", "torso")), cat)
     [issue] = issues(report, "MM-R03")
     assert issue.severity == "error" and issue.path == "hardpoints.torso" and "size 4 in 3" in issue.message
 
 
+def test_mm_t07_a_size_4_hardpoint_holds_two_2s_four_1s_or_one_4(cat):
+    for load in (["shell-2"] * 2, ["shell-1"] * 4, ["cannon"]):
+        report = validate(unit("tank", *[(key, "turret") for key in load]), cat)
+        assert "MM-R03" not in codes(report) and next(m for m in report.meters if m.key == "hp-turret").used == 4
+    assert "MM-R03" in codes(validate(unit("tank", *[("shell-1", "turret")] * 5), cat), "error")
+
+
+def test_mm_t50_two_size_1_and_a_size_2_on_a_size_3_hardpoint_is_an_error(cat):
+    report = validate(unit("mecha", ("small", "torso"), ("small", "torso"), ("medium-box", "torso")), cat)
+    [issue] = issues(report, "MM-R03")
+    assert issue.severity == "error" and "size 4 in 3" in issue.message
+
+
 def test_mm_r04_an_item_larger_than_its_hardpoint(cat):
-    """MM-T49: a size-2 Mace on a size-1 hard-point."""
+    report = validate(unit("mecha", ("medium-box", "legs")), cat)
+    assert "MM-R04" in codes(report, "error")
+    assert "MM-R04" not in codes(validate(unit("mecha", ("mace", "r-arm")), cat))  # size 2 on size 2
+
+
+def test_mm_t49_a_size_2_mace_on_a_size_1_hardpoint_is_an_error(cat):
     report = validate(unit("mecha", ("mace", "legs")), cat)
     assert "MM-R04" in codes(report, "error") and "MM-R03" in codes(report, "error")
-    assert "MM-R04" not in codes(validate(unit("mecha", ("mace", "r-arm")), cat))
 
 
 def test_mm_r05_integrated_items_take_no_capacity(cat):
@@ -81,6 +101,13 @@ def test_mm_r05_integrated_items_take_no_capacity(cat):
     assert "MM-R03" not in codes(report)
     assert "FCS +10" in report.stats["accuracy"].explain
     assert report.stats["credits"].value == 400 + 30 + 60 + 40  # MM-A21: in the chassis price
+
+
+def test_mm_r05_an_integrated_item_the_pack_lacks_is_an_error():
+    missing = make_catalogue(mecha={"integrated": ["fcs", "gyro-x"]})
+    [issue] = issues(validate(unit("mecha"), missing), "MM-R05")
+    assert issue.severity == "error" and issue.path == "chassis" and "'gyro-x'" in issue.message
+    assert "MM-R05" not in codes(validate(unit("mecha"), make_catalogue(mecha={"integrated": ["fcs"]})))
 
 
 def test_mm_r06_a_specialist_item_fits_only_its_unit(cat):
@@ -148,6 +175,11 @@ def test_mm_r12_focus_for_mecha_commander_for_tanks():
         Chassis.model_validate({"key": "t", **{**TANK, "actions": ["M", "A", "U"]}})
 
 
+def test_mm_r44_every_listed_action_symbol_is_accepted():
+    Chassis.model_validate({"key": "m", **{**MECHA, "actions": ["M", "A", "U", "A/U", "U/M", "A/M", "W", "F"]}})
+    Chassis.model_validate({"key": "t", **{**TANK, "actions": ["M", "A", "U", "A/U", "U/M", "A/M", "W", "C"]}})
+
+
 def test_mm_r44_action_symbols_come_from_the_list():
     with pytest.raises(ValidationError, match="actions.1"):
         Chassis.model_validate({"key": "m", **{**MECHA, "actions": ["M", "X", "F"]}})
@@ -199,36 +231,65 @@ def test_mm_r31_a_mecha_has_four_part_grids_a_pilot_and_leg_parts():
 
 # --- stacking (MM-R21 to MM-R27) ------------------------------------------------------------------
 
-def test_mm_r21_same_source_the_highest(cat):
-    """MM-T08: two FCS, +5 and +10: +10."""
+def test_mm_r21_two_equal_bonuses_of_one_source_count_once():
+    twins = make_catalogue(item("fcs-b", "equipment", size=1, types=["sensor"],
+                                bonuses=[{"stat": "accuracy", "value": 10}]))
+    report = validate(unit("mecha", ("fcs", "torso"), ("fcs-b", "torso")), twins)
+    assert report.stats["accuracy"].value == "+10" and "Fcs B +10 dropped" in report.stats["accuracy"].explain
+
+
+def test_mm_t08_two_fcs_plus_5_and_plus_10_give_plus_10(cat):
     report = validate(unit("mecha", ("fcs", "torso"), ("spotter", "torso")), cat)
     assert report.stats["accuracy"].value == "+10" and "Spotter +5 dropped" in report.stats["accuracy"].explain
 
 
-def test_mm_r22_different_sources_add():
-    """MM-T09: an ability's +5 and an FCS's +10 make +15."""
+def test_mm_r22_equal_bonuses_of_two_sources_both_count():
+    gifted = make_catalogue(mecha={"bonuses": [{"stat": "accuracy", "value": 10, "source": "passive"}]})
+    assert validate(unit("mecha", ("fcs", "torso")), gifted).stats["accuracy"].value == "+20"
+
+
+def test_mm_t09_an_ability_plus_5_and_an_fcs_plus_10_give_plus_15():
     gifted = make_catalogue(mecha={"bonuses": [{"stat": "accuracy", "value": 5, "source": "passive"}]})
     assert validate(unit("mecha", ("fcs", "torso")), gifted).stats["accuracy"].value == "+15"
 
 
-def test_mm_r23_armour_and_shield_stack(cat):
-    """MM-T11."""
+def test_mm_r23_armour_and_shield_stack_but_two_armours_do_not():
+    thick = make_catalogue(item("thick-plates", "equipment", size=1, types=["utility"], on_grid=False,
+                                bonuses=[{"stat": "dr", "value": 3, "source": "armour"}]))
+    both = validate(unit("mecha", ("plates", "torso"), ("thick-plates", "torso")), thick)
+    assert both.detail["dr"]["front"] == 3 + 3  # the better armour alone
+    shielded = validate(unit("mecha", ("plates", "torso"), ("thick-plates", "torso"), ("shield", "l-arm")), thick)
+    assert shielded.detail["dr"]["front"] == 3 + 3 + 3
+
+
+def test_mm_t11_armour_and_shield_dr_stack(cat):
     report = validate(unit("mecha", ("plates", "torso"), ("shield", "l-arm")), cat)
     assert report.detail["dr"]["front"] == 3 + 2 + 3
 
 
 def test_mm_r24_passive_and_active_stack_highest_of_each():
-    """MM-T10: passive shield DR and Defence Focus DR stack; two passives do not."""
     cat = make_catalogue(mecha={"bonuses": [{"stat": "dr", "value": 2, "source": "passive"},
                                             {"stat": "dr", "value": 1, "source": "passive"},
                                             {"stat": "dr", "value": 4, "source": "active"}]})
     assert validate(unit("mecha"), cat).detail["dr"]["front"] == 3 + 2 + 4
 
 
+def test_mm_t10_passive_shield_and_defence_focus_dr_stack():
+    cat = make_catalogue(mecha={"bonuses": [{"stat": "dr", "value": 3, "source": "passive"},
+                                            {"stat": "dr", "value": 2, "source": "active"}]})
+    assert validate(unit("mecha"), cat).detail["dr"]["front"] == 3 + 3 + 2
+
+
 def test_mm_r25_lock_bonuses_stack_with_passive():
     cat = make_catalogue(item("lock-computer", "equipment", size=1, types=["sensor"],
                               bonuses=[{"stat": "accuracy", "value": 5, "source": "lock"}]))
     assert validate(unit("mecha", ("fcs", "torso"), ("lock-computer", "torso")), cat).stats["accuracy"].value == "+15"
+
+
+def test_mm_r25_two_lock_bonuses_give_the_higher():
+    cat = make_catalogue(*[item(f"lock-{v}", "equipment", size=1, types=["sensor"],
+                                bonuses=[{"stat": "accuracy", "value": v, "source": "lock"}]) for v in (5, 8)])
+    assert validate(unit("mecha", ("lock-5", "torso"), ("lock-8", "torso")), cat).stats["accuracy"].value == "+8"
 
 
 def test_mm_r26_the_worst_negative_is_combined_with_the_best_positive():
@@ -239,6 +300,13 @@ def test_mm_r26_the_worst_negative_is_combined_with_the_best_positive():
                          item("gyro", "equipment", size=1, types=["utility"], bonuses=[{"stat": "agility", "value": 5}]))
     report = validate(unit("mecha", ("heavy-plates", "torso"), ("bulky", "torso"), ("gyro", "torso")), cat)
     assert report.stats["agility"].value == 30 + 5 - 10
+
+
+def test_mm_r26_penalties_of_two_sources_add():
+    cat = make_catalogue(item("heavy-plates", "equipment", size=1, types=["utility"],
+                              bonuses=[{"stat": "agility", "value": -10}]),
+                         mecha={"bonuses": [{"stat": "agility", "value": -5, "source": "passive"}]})
+    assert validate(unit("mecha", ("heavy-plates", "torso")), cat).stats["agility"].value == 30 - 10 - 5
 
 
 def test_mm_r28_each_weapon_fires_once_a_turn(cat):
@@ -293,6 +361,16 @@ def test_mm_r33_several_attack_types_are_named():
     with pytest.raises(ValidationError, match="MM-R33"):
         Weapon.model_validate({"key": "x", "name": "X", "size": 1, "types": ["melee"],
                                "profiles": [shot(range="melee"), shot(range="melee")]})
+    with pytest.raises(ValidationError, match="MM-R33"):
+        Weapon.model_validate({"key": "x", "name": "X", "size": 1, "types": ["melee"],
+                               "profiles": [shot(name="Bash", range="melee"), shot(name="Bash", range="melee")]})
+
+
+def test_mm_r33_one_unnamed_or_several_named_attack_types_pass():
+    shape = {"key": "x", "name": "X", "size": 1, "types": ["melee"]}
+    assert Weapon.model_validate({**shape, "profiles": [shot(range="melee")]})
+    six = [shot(name=f"Swing {i}", range="melee") for i in range(6)]
+    assert len(Weapon.model_validate({**shape, "profiles": six}).profiles) == 6
 
 
 def test_mm_r34_indirect_minimum_range_within_range():
@@ -314,12 +392,22 @@ def test_unknown_items_and_hardpoints_are_refused_naming_the_field(cat):
     assert paths == {"mounts[0].item", "mounts[1].hardpoint"}
 
 
-def test_mm_r36_mm_t16_a_squad_lists_each_weapon_type_with_its_count():
-    """MM-T16: four rifles and a rocket launcher are two types, each firing at its own target."""
+def test_mm_r36_a_squad_lists_each_weapon_type_with_its_count():
     squad = InfantrySquad.model_validate(dict(key="s", name="S", members=5, blast_resistance=40, cqc=50, movement=2,
                                               vision=6, actions=["M", "A"],
                                               weapons=[{"weapon": "rifle", "count": 4}, {"weapon": "rpg", "count": 1}]))
     assert [(w.weapon, w.count) for w in squad.weapons] == [("rifle", 4), ("rpg", 1)]
+
+
+def test_mm_r36_one_weapon_type_at_two_targets_is_illegal():
+    assert damage.split_fire([("rifle", "A"), ("rifle", "A"), ("rpg", "B")]) == []
+    assert damage.split_fire([("rifle", "A"), ("rifle", "B"), ("rpg", "B")]) == ["rifle"]
+
+
+def test_mm_t16_four_rifles_and_an_rpg_may_split_by_type_not_within_one():
+    rifles_at_a = [("rifle", "A")] * 4
+    assert damage.split_fire(rifles_at_a + [("rpg", "B")]) == []
+    assert damage.split_fire([("rifle", "A")] * 2 + [("rifle", "B")] * 2 + [("rpg", "B")]) == ["rifle"]
 
 
 def test_mm_r37_an_evading_unit_has_an_agility():
@@ -349,6 +437,15 @@ def test_mm_r42_transports_are_played_at_the_table():
 
     with pytest.raises(ValidationError, match="embarked"):
         CompanyBuild.model_validate({"pack": "x@1.0.0", "embarked": [{"squad": "a", "in": 0}]})
+
+
+def test_mm_r43_every_listed_type_is_accepted():
+    assert set(HARDPOINT_TYPE_LABELS.values()) == {
+        "Light Weapon", "Medium Weapon", "Main Gun", "Artillery Weapon", "Launcher", "Mecha Scale Melee Weapon",
+        "Mecha Scale Thrown Item", "Applique Armour", "Electronic Support Equipment", "Sensor Equipment",
+        "Utility Equipment", "Leg Hardpoint", "Drone Controller", "Specialist Item"}
+    for kind in HARDPOINT_TYPE_LABELS:
+        assert Hardpoint.model_validate({"key": "h", "size": 1, "types": [kind], "location": "torso"}).types == [kind]
 
 
 def test_mm_r43_types_come_from_the_list():

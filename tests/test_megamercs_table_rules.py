@@ -1,5 +1,5 @@
 """MEGA MERCS rules played at the table, as the unit card prints them: the digest's cases MM-T01 to MM-T06,
-MM-T17 to MM-T30, MM-T46 and MM-T48, each a test."""
+MM-T17 to MM-T30, MM-T46 and MM-T48, each a test, and the mecha's d10 hit table (MM-C22)."""
 import pytest
 
 from catalogue.rulesets.megamercs import damage, preview
@@ -146,3 +146,8 @@ def test_mm_t48_a_ram_after_5_straight_hexes():
     mecha = Chassis.model_validate({"key": "m", **MECHA})
     assert ("Ram", "at full Movement (5 hexes straight): 5 impact at TN 30; you take 2 on your front") in \
         damage.table_notes(mecha, [])
+
+
+def test_mm_c22_the_mecha_card_prints_the_d10_hit_table():
+    assert damage.hit_table() == [("1", "R. Arm", "Far arm"), ("2", "R. Arm", "Near arm"), ("3–4", "L. Arm", "Near arm"),
+                                  ("5–6", "Legs", "Legs"), ("7–10", "Torso", "Torso")]

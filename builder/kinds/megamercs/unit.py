@@ -20,11 +20,11 @@ from ..base import KindPage, target_and_situation
 
 MAX_FORM_MOUNTS = 32
 MAX_BOXES = 120  # HP boxes a card prints
-STATLINE = ("hp", "agility", "movement", "vision", "ewar", "accuracy", "attacks")
+STATLINE = ("hp", "agility", "movement", "movement_type", "vision", "ewar", "accuracy", "attacks")
 HEX = 14  # the drawn hexes' radius, in SVG units
 UNIT_TYPES = {"mecha": "Mecha", "tank": "Tanks", "vehicle": "Vehicles", "vtol": "VTOL"}
-TARGET_FLAGS = ("evading", "electronic_defence", "flying", "in_building")
-SITUATION_FLAGS = ("line_of_sight", "locked", "jammed", "lock_attempt")
+TARGET_FLAGS = ("evading", "electronic_defence", "beacon", "optical_stealth", "flying", "in_building")
+SITUATION_FLAGS = ("line_of_sight", "locked", "network_lock", "jammed", "lock_attempt", "jam_attempt", "hack_attempt")
 GRID_LABELS = {"track": "Internal track", "bi_directional": "Bi-directional track", "radial": "Radial grid"}
 # Hex fills by content, set on the drawing itself so that screen and PDF agree without a stylesheet.
 FILLS = {"pilot": "#f3c9a8", "crew": "#f3c9a8", "leg_parts": "#d9e2ec", "treads": "#d9e2ec", "item": "#e6eedf",
@@ -33,10 +33,14 @@ FILLS = {"pilot": "#f3c9a8", "crew": "#f3c9a8", "leg_parts": "#d9e2ec", "treads"
 
 class Page(KindPage):
     preview_flags = (("Situation", (("line_of_sight", "line of sight", True), ("locked", "target locked", False),
-                                    ("jammed", "attacker jammed", False), ("evading", "target evading", False),
-                                    ("electronic_defence", "target has Electronic Defence", False),
-                                    ("lock_attempt", "preview the lock attempt", False), ("flying", "target flying", False),
-                                    ("in_building", "squad in a building", False))),)
+                                    ("network_lock", "a networked ally holds a lock", False),
+                                    ("jammed", "attacker jammed", False))),
+                     ("Target", (("evading", "evading", False), ("electronic_defence", "has Electronic Defence", False),
+                                 ("beacon", "carries a Beacon", False),
+                                 ("optical_stealth", "has optical stealth (seen only on sensors)", False),
+                                 ("flying", "flying", False), ("in_building", "squad in a building", False))),
+                     ("E-War actions", (("lock_attempt", "lock on", False), ("jam_attempt", "jam", False),
+                                        ("hack_attempt", "hack", False))))
     previews = True
     to_fit = ("MM-R01",)  # no chassis picked yet
     summary_meters: dict[str, str] = {}
@@ -88,7 +92,9 @@ class Page(KindPage):
         stats = checked.report.stats
         context_ = context(checked)
         items = [checked.catalogue.items[m["item"]] for m in checked.document.get("mounts", [])] + context_["integrated"]
+        mecha = context_["chassis"] is not None and context_["chassis"].unit_type == "mecha"
         return {**context_, "statline": [stats[k] for k in STATLINE if k in stats],
+                "hit_table": damage.hit_table() if mecha else [],
                 "hp_boxes": range(min(stats["hp"].value, MAX_BOXES)) if "hp" in stats else range(0),
                 "table_notes": damage.table_notes(context_["chassis"], items) if context_["chassis"] else []}
 
@@ -105,6 +111,7 @@ class Page(KindPage):
                   **{name: forms.whole_number(fields, name, 0, 0, 99) for name in ("dr", "top_dr")},
                   "agility": forms.whole_number(fields, "agility", low=0, high=100) if agility else None,
                   "ewar": forms.whole_number(fields, "ewar", 30, 0, 100),
+                  "network_defence": forms.whole_number(fields, "network_defence", 0, 0, 100),
                   "interceptor": forms.whole_number(fields, "interceptor", 0, 0, 20),
                   "members": forms.whole_number(fields, "members", 6, 1, 6),
                   "ish": forms.whole_number(fields, "ish", 1, 1, 9),
@@ -155,7 +162,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
             "chassis_options": [(label, cards) for label, cards in chassis_options if cards],
             "mount_rows": [{"index": i, **m} for i, m in enumerate(mounts)],
             "integrated": [catalogue.items[k] for k in (chassis.integrated if isinstance(chassis, Chassis) else [])
-                           if k in catalogue.items],
+                           if isinstance(catalogue.items.get(k), (Weapon, Equipment))],
             "grids": [drawn(g, report) for g in report.detail.get("grids", [])],
             "weapons": [{**w, "boxes": range(w["limited"] or 0)} for w in report.detail.get("weapons", [])],
             "dr": [(EDGE_LABELS[e], v) for e, v in report.detail["dr"].items()] if "dr" in report.detail else [],

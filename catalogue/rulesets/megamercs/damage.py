@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import math
 
-from .schema import Chassis
+from .schema import LOCATION_LABELS, Chassis
 
 RAM_TN = 30  # MM-F17: "unaffected by any other modifiers"
 OPPORTUNITY_DAMAGE = 5  # MM-F18: impact, on the edge facing the attacker
 LOOK_AROUND = 4  # MM-F14
+# MM-C22 (L499-509): the mecha's d10 hit location, as (lowest roll, highest roll, on a front or rear edge, on any
+# other edge). MM-A16 reading: a hex's four diagonal edges are the table's "Top/Bottom Left/Right", so its
+# "closest arm" is the arm on the side struck; no edge is "Direct Left/Right".
+HIT_ROLLS = ((1, 1, "right_arm", "far_arm"), (2, 2, "right_arm", "near_arm"), (3, 4, "left_arm", "near_arm"),
+             (5, 6, "legs", "legs"), (7, 10, "torso", "torso"))
 
 
 def succeeds(roll: int, tn: int) -> bool:
@@ -23,6 +28,15 @@ def opposed(attacker: tuple[int, int], defender: tuple[int, int]) -> str:
     if a and d:
         return "attacker" if attacker[0] > defender[0] else "defender"
     return "attacker" if a else "defender" if d else "neither"
+
+
+def split_fire(plan: list[tuple[str, str]]) -> list[str]:
+    """MM-R36: each weapon type in a squad picks its own target, but all weapons of one type fire at the same one.
+    `plan` is (weapon, target) for each member firing; returns the weapons aimed at more than one target."""
+    targets: dict[str, set[str]] = {}
+    for weapon, target in plan:
+        targets.setdefault(weapon, set()).add(target)
+    return sorted(weapon for weapon, aimed in targets.items() if len(aimed) > 1)
 
 
 def cqc_loser(attacker_losses: int, defender_losses: int) -> str:
@@ -61,6 +75,14 @@ def internal_hit(hexes_left: int, damage: int) -> tuple[int, int]:
     if hexes_left == 0:
         return 0, damage
     return min(hexes_left, damage), 0
+
+
+def hit_table() -> list[tuple[str, str, str]]:
+    """MM-C22 as the mecha card prints it: the d10 roll, the part hit through a front or rear edge, and through
+    any other edge."""
+    names = {**LOCATION_LABELS, "near_arm": "Near arm", "far_arm": "Far arm"}
+    return [(str(low) if low == high else f"{low}–{high}", names[direct], names[other])
+            for low, high, direct, other in HIT_ROLLS]
 
 
 def emp_pool(actions: list[str]) -> list[str]:

@@ -2,7 +2,8 @@
 
 Hits are Binomial(RoF, TN/100) by convolution (dice core), evasion and graze per hit, damage after DR and armour
 penetration, penetration on the same roll (MM-F08), internal damage with spalling (MM-F09) spread over a mecha's
-d10 hit table (MM-C22), blast saves for infantry (MM-F16), and the opposed E-War roll of a lock (MM-C02).
+d10 hit table (MM-C22), blast saves for infantry (MM-F16), and the E-War actions: a lock, jamming and hacking, each
+an opposed E-War roll (MM-C02) where the target resists.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import d100_opposed, d100_roll_under, pool
 from ..house_rules import setting
-from .damage import hp_damage
+from .damage import HIT_ROLLS, hp_damage
 from .rules import OPTIONS, Mounted, Unit, bonuses, stacked
 from .schema import Edge, Profile, attribute
 
@@ -21,19 +22,19 @@ FRONT_ARC = frozenset({"front", "front_left", "front_right"})  # evasion is only
 BLIND_PENALTY = -20  # MM-C07, MM-C08: one −20, not two (MM-A13 reading)
 LOCK_BONUS = 10  # MM-C04
 BLAST_SAVE_CAP = 60  # MM-F16
-# MM-C22: the d10 hit table by the edge struck. MM-A16 reading: a hex's front and rear edges are "Direct
-# Front/Back", its four diagonal edges "Top/Bottom Left/Right", with the nearer arm on the side struck.
-HIT_TABLE = {
-    "front_back": {"right_arm": 0.2, "left_arm": 0.2, "legs": 0.2, "torso": 0.4},
-    "right": {"right_arm": 0.3, "left_arm": 0.1, "legs": 0.2, "torso": 0.4},
-    "left": {"left_arm": 0.3, "right_arm": 0.1, "legs": 0.2, "torso": 0.4},
-}
+LOCK_RANGE = 10  # visual and sensor locks (MM-C32)
+EWAR_RANGE = 8  # jamming and hacking (MM-C34, MM-C35)
+BEACON_PENALTY, BEACON_CAP = 20, 40  # MM-F15
 
 
-def hit_column(edge: str) -> str:
-    if edge in ("front", "rear"):
-        return "front_back"
-    return "right" if edge.endswith("right") else "left"
+def hit_chances(edge: str) -> dict[str, float]:
+    """MM-C22: the chance of each part taking the internal damage, from the d10 rolls for the edge struck."""
+    near, far = ("right_arm", "left_arm") if edge.endswith("right") else ("left_arm", "right_arm")
+    chances: dict[str, float] = {}
+    for low, high, direct, diagonal in HIT_ROLLS:
+        part = direct if edge in ("front", "rear") else {"near_arm": near, "far_arm": far}.get(diagonal, diagonal)
+        chances[part] = chances.get(part, 0.0) + (high - low + 1) / 10
+    return chances
 
 
 class Target(BaseModel):
@@ -49,6 +50,9 @@ class Target(BaseModel):
     evading: bool = False  # Evasion Focus, or a card that evades automatically
     ewar: int = Field(30, ge=0, le=100)
     electronic_defence: bool = False
+    network_defence: int = Field(0, ge=0, le=100)  # the best E-War a networked ally's Network Defence lends; 0: none
+    beacon: bool = False
+    optical_stealth: bool = False
     flying: bool = False
     interceptor: int = Field(0, ge=0, le=20)  # large-projectile shots its interceptors negate a turn
     members: int = Field(6, ge=1, le=6)
@@ -63,37 +67,116 @@ class Situation(BaseModel):
 
     distance: int = Field(3, ge=1, le=99)
     line_of_sight: bool = True
-    locked: bool = False  # the attacker, or a networked ally, holds a lock on the target
-    jammed: bool = False  # the attacker is jammed: no locks, Tracking or Homing (MM-C35)
+    locked: bool = False  # the attacker holds a lock on the target
+    network_lock: bool = False  # a networked ally holds one: it serves an attacker with a data link (MM-R40)
+    jammed: bool = False  # the attacker is jammed: no locks, Tracking, Homing, data link or hacking (MM-C35)
     cover: int = Field(0, ge=-100, le=100)  # the GM's modifier for cover and terrain (MM-A02)
-    lock_attempt: bool = False  # also preview the opposed E-War roll of locking on
+    lock_attempt: bool = False  # also preview these E-War actions against the target
+    jam_attempt: bool = False
+    hack_attempt: bool = False
 
 
 def odds(unit: Unit, target: Target, situation: Situation) -> dict[str, Any]:
-    """Every weapon profile of the unit against the target, and the lock attempt when asked."""
+    """Every weapon profile of the unit against the target, and the E-War actions asked for."""
+    attributes = unit.attributes()
+    notes = []
+    hidden = target.optical_stealth and not target.beacon and not detects(attributes, situation.distance)
+    if hidden:
+        notes.append("optical stealth: the target is a sensor contact only, so attacks are blind (MM-C39)")
+    elif target.optical_stealth:
+        notes.append("the target's stealth is undone by " + ("its Beacon (MM-R39)" if target.beacon else
+                                                             "the attacker's Optical Detection"))
+    if situation.network_lock and not situation.locked and "data_link" not in attributes:
+        notes.append("a networked ally's lock serves only a unit with a data link (MM-R40)")
+    locked = not situation.jammed and (situation.locked or (situation.network_lock and "data_link" in attributes))
+    # The situation as the attack meets it: no line of sight to a hidden target, and the lock it can use.
+    seen = situation.model_copy(update={"line_of_sight": situation.line_of_sight and not hidden, "locked": locked})
     accuracy = unit_accuracy(unit)
-    attacks = [profile_odds(unit, m, p, accuracy, target, situation) for m in unit.weapons
+    attacks = [profile_odds(unit, m, p, accuracy, target, seen) for m in unit.weapons
                for p in m.item.profiles if m.ammo is None or p.name == m.ammo]
-    result: dict[str, Any] = {"attacks": attacks}
-    if situation.lock_attempt:
-        result["lock"] = lock_odds(unit, target)
-    return result
+    asked = (("lock", situation.lock_attempt, lock_odds), ("jam", situation.jam_attempt, jam_odds),
+             ("hack", situation.hack_attempt, hack_odds))
+    return {"attacks": attacks, "notes": notes,
+            "ewar": {action: work(unit, target, seen) for action, wanted, work in asked if wanted}}
+
+
+def detects(attributes, distance: int) -> bool:
+    """Optical Detection X sees through optical stealth within X hexes (MM-C39)."""
+    detection = attributes.get("optical_detection")
+    return detection is not None and distance <= detection[0].x
 
 
 def unit_accuracy(unit: Unit) -> int:
     return stacked(bonuses(unit, "accuracy"))[0]
 
 
-def lock_odds(unit: Unit, target: Target) -> dict[str, Any]:
-    """MM-C33: against Electronic Defence a lock is an opposed E-War roll; otherwise it simply holds."""
-    ewar = unit.chassis.ewar + stacked(bonuses(unit, "ewar"))[0]
+def unit_ewar(unit: Unit) -> int:
+    return unit.chassis.ewar + stacked(bonuses(unit, "ewar"))[0]
+
+
+def ewar_against_locks(target: Target) -> int:
+    """MM-F15: a Beacon's E-War against locks drops by 20, or to 40, whichever is lower (MM-A26 reading: the
+    lower of the two, so a low E-War is never raised to 40)."""
+    return max(0, min(target.ewar - BEACON_PENALTY, BEACON_CAP)) if target.beacon else target.ewar
+
+
+def lock_odds(unit: Unit, target: Target, situation: Situation) -> dict[str, Any]:
+    """MM-C32, MM-C33: a Visual lock needs a line of sight, a Sensor lock sensor-lock equipment, both within 10
+    hexes; against Electronic Defence the lock is an opposed E-War roll, otherwise it holds."""
+    if situation.jammed:
+        return refused("a jammed unit cannot attempt a lock (MM-C35)")
+    if situation.distance > LOCK_RANGE:
+        return refused(f"a lock reaches {LOCK_RANGE} hexes")
+    if not situation.line_of_sight and "sensor_lock" not in unit.attributes():
+        return refused("without a line of sight only a Sensor lock serves, and that needs sensor-lock equipment "
+                       "(MM-R40)")
     if not target.electronic_defence:
-        return {"p_lock": 1.0, "explain": "no Electronic Defence: the lock holds without a roll"}
-    rolls = d100_opposed(ewar, target.ewar)
+        return {"p": 1.0, "explain": "no Electronic Defence: the lock holds without a roll"}
+    defence = ewar_against_locks(target)
+    beacon = f" (its Beacon: {target.ewar} counts as {defence})" if target.beacon else ""
+    return contest(unit, unit_ewar(unit), defence, "lock", beacon)
+
+
+def jam_odds(unit: Unit, target: Target, situation: Situation) -> dict[str, Any]:
+    """MM-C35: jamming needs ECM and reaches 8 hexes; it takes no roll unless Electronic Defence resists it."""
+    if "ecm" not in unit.attributes():
+        return refused("jamming needs ECM equipment (MM-R40)")
+    if situation.distance > EWAR_RANGE:
+        return refused(f"jamming reaches {EWAR_RANGE} hexes")
+    if not target.electronic_defence:
+        return {"p": 1.0, "explain": "no Electronic Defence: jamming takes no roll"}
+    return contest(unit, unit_ewar(unit), target.ewar, "jamming")
+
+
+def hack_odds(unit: Unit, target: Target, situation: Situation) -> dict[str, Any]:
+    """MM-C34: hacking needs ECM, reaches 8 hexes and is lost to jamming; Electronic Defence, or a networked
+    ally's Network Defence lending the best E-War (MM-F21), resists it with an opposed E-War roll."""
+    if "ecm" not in unit.attributes():
+        return refused("hacking needs ECM equipment (MM-R40)")
+    if situation.jammed:
+        return refused("a jammed unit cannot hack (MM-C35)")
+    if situation.distance > EWAR_RANGE:
+        return refused(f"hacking reaches {EWAR_RANGE} hexes")
+    if not (target.electronic_defence or target.network_defence):
+        # MM-A25: a roll "against the target's E-War" whose target number the rulebook does not give: no odds.
+        return {"p": None, "explain": f"a roll against the target's E-War {target.ewar}, which the rulebook "
+                                      f"leaves open (MM-A25)"}
+    defence = max(target.ewar, target.network_defence)
+    network = f" (Network Defence lends {defence})" if defence > target.ewar else ""
+    return contest(unit, unit_ewar(unit), defence, "hack", network)
+
+
+def contest(unit: Unit, attacker: int, defender: int, action: str, aside: str = "") -> dict[str, Any]:
+    """MM-C02: the opposed E-War roll, and the chance the action goes through."""
+    rolls = d100_opposed(attacker, defender)
     both_fail = setting(OPTIONS, unit, "both-fail")  # MM-A05: the rulebook leaves both failing open
-    p_lock = rolls["attacker"] + (rolls["neither"] if both_fail == "attacker" else 0)
-    return {"p_lock": p_lock, **rolls,
-            "explain": f"E-War {ewar} against {target.ewar}; both failing {'lets the lock hold' if both_fail == 'attacker' else 'breaks it'}"}
+    p = rolls["attacker"] + (rolls["neither"] if both_fail == "attacker" else 0)
+    outcome = f"lets the {action} through" if both_fail == "attacker" else "stops it"
+    return {"p": p, **rolls, "explain": f"E-War {attacker} against {defender}{aside}; both failing {outcome}"}
+
+
+def refused(reason: str) -> dict[str, Any]:
+    return {"p": 0.0, "explain": reason}
 
 
 def profile_odds(unit: Unit, m: Mounted, profile: Profile, accuracy: int, target: Target,
@@ -102,7 +185,7 @@ def profile_odds(unit: Unit, m: Mounted, profile: Profile, accuracy: int, target
     label = f"{weapon.name} ({profile.name})" if profile.name else weapon.name
     ranged = profile.range != "melee"
     indirect = attribute(profile.attributes, "indirect_fire") or attribute(profile.attributes, "variable_indirect_fire")
-    locked = situation.locked and not situation.jammed
+    locked = situation.locked
     row: dict[str, Any] = {"name": label, "path": m.path, "profile": profile.name, "notes": []}
     reason = ineligible(profile, indirect, target, situation)
     if reason:
@@ -166,8 +249,8 @@ def profile_odds(unit: Unit, m: Mounted, profile: Profile, accuracy: int, target
     })
     row["expected_damage"] = 0.0 if small_arms else shots * t * ((1 - evasion) * damage + evasion * graze_damage)
     if target.kind == "mecha" and row["expected_internal"]:
-        column = HIT_TABLE[hit_column(target.edge)]
-        row["internal_by_location"] = {part: row["expected_internal"] * p for part, p in column.items()}
+        row["internal_by_location"] = {part: row["expected_internal"] * p
+                                       for part, p in hit_chances(target.edge).items()}
     if target.kind == "infantry":
         row.update(infantry_losses(profile, hits, evasion, damage, blast, target))
     elif small_arms:

@@ -12,6 +12,7 @@ from .schema import (
     EDGES,
     HARDPOINT_TYPE_LABELS,
     LOCATION_LABELS,
+    MOVEMENT_TYPES,
     Bonus,
     Chassis,
     Equipment,
@@ -100,7 +101,8 @@ def resolve(build: UnitBuild, catalogue: Catalogue, path: str = "") -> Unit | No
         raise BuildError(problems)
     if chassis is None:
         return None
-    integrated = [Mounted(catalogue.items[key], None) for key in chassis.integrated if key in catalogue.items]
+    integrated = [Mounted(catalogue.items[key], None) for key in chassis.integrated
+                  if isinstance(catalogue.items.get(key), (Weapon, Equipment))]
     return Unit(build.name, chassis, integrated + mounted, dict(build.house_rules))
 
 
@@ -130,6 +132,12 @@ def types_label(types) -> str:
 
 def check_hardpoints(unit: Unit, report: Report) -> None:
     chassis = unit.chassis
+    present = {m.item.key for m in unit.mounted if m.hardpoint is None}
+    for key in chassis.integrated:
+        if key not in present:  # MM-R05: an integrated item is always there, so one the pack lacks is an error
+            report.add("MM-R05", "error", "chassis",
+                       f"The {chassis.name} card lists integrated '{key}', which is no weapon or equipment in the pack.",
+                       "Add the item to the pack, or take it off the card.")
     for m in unit.mounted:
         if m.hardpoint is None:
             continue
@@ -237,6 +245,7 @@ def is_melee(weapon: Weapon) -> bool:
 # --- capabilities (MM-R37 to MM-R40) ---------------------------------------------------------
 
 STEALTH = ("optical_stealth", "signature_dampening")
+EWAR_GRANTS = {"ecm": "Hacking, Jamming", "data_link": "Network", "network_defence": "Network defence"}
 
 
 def check_capabilities(unit: Unit, report: Report) -> None:
@@ -256,6 +265,10 @@ def check_capabilities(unit: Unit, report: Report) -> None:
         report.add("MM-R40", "info", needs_lock[0].path,
                    f"{needs_lock[0].item.name} needs a lock: without sensor-lock or target-marker equipment only a "
                    f"Visual lock (LoS, 10 hexes) serves it.")
+    if "network_defence" in attributes and "data_link" not in attributes:
+        report.add("MM-R40", "warning", "chassis",
+                   f"{attributes['network_defence'][1]} lends its E-War to the network, but the unit has no data link "
+                   f"to join one.", "Mount a data link, or drop the network defence.")
 
 
 # --- derived stats (MM-R21 to MM-R28, MM-R20) --------------------------------------------------
@@ -302,7 +315,8 @@ def derive(unit: Unit, report: Report) -> None:
         value = base + bonus
         stats[stat] = Stat(label, value, f"chassis {base}" + (f"; {explain}" if explain else ""),
                            "hexes" if stat in ("movement", "vision") else "")
-    stats["movement"].explain += f"; {chassis.movement_type.replace('_', '/').replace('flying/vtol', 'flying (VTOL)')} movement"
+    kind, terrain = MOVEMENT_TYPES[chassis.movement_type]
+    stats["movement_type"] = Stat("Movement type", kind, terrain)
     accuracy, explain = stacked(bonuses(unit, "accuracy"))
     stats["accuracy"] = Stat("Accuracy bonus", f"{accuracy:+d}", explain or "no equipment or ability bonus")
     dr_bonus, dr_explain = stacked(bonuses(unit, "dr"))
@@ -338,6 +352,11 @@ def derive_capabilities(unit: Unit, report: Report) -> None:
         ["Marker"] if any(m.item.marker for m in unit.equipment) else [])
     report.stats["locks"] = Stat("Locks", ", ".join(locks), "Visual needs LoS within 10 hexes; Sensor and Marker "
                                                            "come from equipment (MM-R40)")
+    # MM-R40: hacking and jamming come from ECM, the network from a data link; resisting is every unit's action.
+    given = [(actions, attributes[name][1]) for name, actions in EWAR_GRANTS.items() if name in attributes]
+    report.stats["ewar_actions"] = Stat("E-War actions", ", ".join(["Electronic Resistance"] + [a for a, _ in given]),
+                                        "Electronic Resistance is every unit's utility action"
+                                        + "".join(f"; {a} from {source}" for a, source in given))
     granted = [f"{a.label} ({source})" for name, (a, source) in attributes.items()]
     report.stats["attributes"] = Stat("Attributes", ", ".join(granted) or "none", "from the chassis and equipment")
     controllers = sum("drone_controller" in m.item.types for m in unit.equipment)

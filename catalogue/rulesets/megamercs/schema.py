@@ -32,6 +32,11 @@ HARDPOINT_TYPE_LABELS = {
 }
 DamageType = Literal["shaped_charge", "piercing", "impact", "slash", "energy", "small_arms"]
 MovementType = Literal["infantry", "legged", "tracked_wheeled", "flying_vtol"]
+# Each movement type as the card names it, with what terrain does to it (L121-128, L926-932).
+MOVEMENT_TYPES = {"infantry": ("Infantry", "bogged down by soggy ground"),
+                  "legged": ("Legged", "takes most terrain in its stride"),
+                  "tracked_wheeled": ("Tracked/Wheeled", "slowed by dense or broken ground"),
+                  "flying_vtol": ("Flying (VTOL)", "ignores terrain, but never benefits from cover")}
 UnitType = Literal["mecha", "tank", "vehicle", "vtol"]
 # The action pool's symbols (MM-R44): C is the tank Commander's, F the mecha's Focus (MM-R12).
 Action = Literal["M", "A", "U", "A/U", "U/M", "A/M", "W", "C", "F"]
