@@ -87,8 +87,11 @@ def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
     # Later list entries first, so the indexes of earlier ones still hold.
     for target, ref in sorted({(t, ref) for t, _, _, ref in gone}, key=lambda g: _order(g[0]), reverse=True):
         _empty(copy, target, ref.removal, ref.paired)
-    return Upgraded(copy, [{"path": issue_path(where), "key": key,
-                            "name": old.items[key].name if key in old.items else key} for _, where, key, _ in gone])
+    emptied = [{"path": issue_path(where), "key": key, "name": old.items[key].name if key in old.items else key}
+               for _, where, key, _ in gone]
+    # HP-UPGRADE: the build keeps a note of each until its player dismisses it.
+    copy["removed"] = [*document.get("removed", []), *({**e, "pack": new.pack} for e in emptied)][-50:]
+    return Upgraded(copy, emptied)
 
 
 def compare(document: dict[str, Any], kind, to_ref: str) -> dict[str, Any]:

@@ -33,6 +33,19 @@ def whole_number(post, name: str, default: int | None = None, low: int | None = 
     return number
 
 
+def json_field(post, name: str, default: Any, longest: int = 20_000) -> Any:
+    """A field the page wrote as JSON (what the form carries along unchanged); blank gives `default`."""
+    value = str(post.get(name, "") or "")
+    if not value:
+        return default
+    if len(value) > longest:
+        raise problem(name, "too long")
+    try:
+        return json.loads(value)
+    except (ValueError, RecursionError):
+        raise problem(name, "not valid JSON") from None
+
+
 def choice(post, name: str, choices: Collection[str], default: str | None = None) -> str | None:
     """One of `choices` from a form field; blank gives `default`."""
     value = str(post.get(name, "") or "")
@@ -62,7 +75,7 @@ def share_id(text: Any, path: str) -> str | None:
     text = str(text or "").strip()
     if not text:
         return None
-    found = _SHARE_ID.search(text)
+    found = _SHARE_ID.search(text.partition("?")[0].partition("#")[0])  # a reveal link's token is no share id
     if found is None:
         raise problem(path, f"{text[:60]!r} is not a share link")
     return found.group(1)

@@ -76,6 +76,9 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
     if kind.links:
         check_link_kinds(ruleset, kind, parsed, saved)
     report = kind.validate(build, catalogue, saved.linked(kind.linked_ids(parsed), depth))
+    for removed in build.removed:
+        report.add("HP-UPGRADE", "warning", removed.path, f"{removed.name} is not in {removed.pack}: the upgrade took "
+                                                          f"it out. Choose what goes in its place, then dismiss this.")
     house_rules.apply_severity(report, build.house_rules.get("severity", {}))
     return Checked(parsed, ruleset, kind, catalogue, report)
 

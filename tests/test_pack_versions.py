@@ -6,10 +6,12 @@ import re
 import pytest
 import yaml
 
+from builder import store
 from builder.models import Build
 from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.rulesets import ACTIVE
 from tests.refs import pack_ref
+from tests.html_forms import read_form
 from tests.test_pack_formats import DM_HEADER, SPIKE
 
 BASE = pack_ref("darkmetal", "leader")
@@ -90,6 +92,25 @@ def test_upgrading_empties_what_is_gone_and_says_so(client, upgraded_pack):
     assert upgraded_pack.document["hands"] == [{"item": "spike-knuckles", "campaign": 0}]
     assert "Emptied, as the new version has no such item: Tusk Blade (hands[1].item)" in response.content.decode()
     assert catalogue_by_ref("deep-kit@1.0.0").items["tusk-blade"].name == "Tusk Blade"  # the old version stays
+
+
+def test_hp_upgrade_what_an_upgrade_took_out_stays_a_warning_until_dismissed(client, upgraded_pack):
+    client.post(f"/b/{upgraded_pack.edit_token}/upgrade", {"pack": "deep-kit@1.1.0", "version": "1"})
+    upgraded_pack.refresh_from_db()
+    assert upgraded_pack.document["removed"] == [{"name": "Tusk Blade", "key": "tusk-blade", "path": "hands[1].item",
+                                                  "pack": "deep-kit@1.1.0"}]
+    warning, = [i for i in store.check(upgraded_pack.document).report.issues if i.code == "HP-UPGRADE"]
+    assert warning.severity == "warning" and warning.path == "hands[1].item" and "Tusk Blade" in warning.message
+    values, _ = read_form(client.get(upgraded_pack.get_absolute_url()).content.decode())
+    kept = client.post(upgraded_pack.get_absolute_url(), {**values, "action": ["check"]}).content.decode()
+    assert "the upgrade took it out" in kept  # an edit carries the note along
+    dismissed = client.post(upgraded_pack.get_absolute_url(), {**values, "action": ["dismiss_removed"]}).content.decode()
+    assert "the upgrade took it out" not in dismissed
+    after, _ = read_form(dismissed)
+    client.post(upgraded_pack.get_absolute_url(), {**after, "action": ["save"]})
+    upgraded_pack.refresh_from_db()
+    assert "removed" not in upgraded_pack.document or upgraded_pack.document["removed"] == []
+    assert "HP-UPGRADE" not in [i.code for i in store.check(upgraded_pack.document).report.issues]
 
 
 def test_an_upgrade_from_a_stale_page_is_refused(client, upgraded_pack):

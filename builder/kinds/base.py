@@ -81,6 +81,8 @@ class KindPage:
                   notices: list[str] | None = None) -> dict[str, Any]:
         """The kind's document from its form, with the House rules panel's choices, which every kind shares."""
         document = self.document_from_post(post, pack_ref, catalogue, request, notices)
+        if post.get("action") != "dismiss_removed" and (removed := forms.json_field(post, "removed", [])):
+            document["removed"] = removed  # HP-UPGRADE notes ride along every edit until dismissed
         options = self.house_rule_options()
         chosen = forms.house_rules(post, options)
         if post.get("action") == "apply_preset":
@@ -129,6 +131,7 @@ class KindPage:
                 "budgets": [{"meter": m, "label": self.summary_meters.get(m.key, m.label)} for m in report.meters
                             if m.key in self.summary_meters or m.over],
                 "to_fit": to_fit, "unfitted": sum(i.code in to_fit for i in report.errors),
+                "removed_json": json.dumps(document["removed"]) if document.get("removed") else "",
                 "broken": [i for i in report.errors if i.code not in to_fit]}
 
     def context(self, request, checked, build=None) -> dict[str, Any]:

@@ -53,6 +53,15 @@ class Part(Strict):
     description: str = Field(default="", max_length=600)
 
 
+class Removed(Strict):
+    """An item an upgrade took out, because the build's new pack version has no such item (HP-UPGRADE)."""
+
+    name: str = Field(min_length=1, max_length=120)
+    key: str = Field(min_length=1, max_length=80)
+    path: str = Field(min_length=1, max_length=200)  # where it was, as issues name places: `gear[3].item`
+    pack: str = Field(pattern=PACK_REF_PATTERN)  # the version that lacks it
+
+
 class BuildDocument(Strict):
     """What every build file shares; each ruleset's kinds add `ruleset`, `kind`, a `name` and their own fields."""
 
@@ -61,6 +70,8 @@ class BuildDocument(Strict):
     notes: str = Field(default="", max_length=4000)
     # The table's house rules (see rulesets/house_rules.py); checked against the ruleset's options.
     house_rules: dict[str, Any] = Field(default_factory=dict, max_length=100)
+    # What upgrades took out, each an HP-UPGRADE warning until the player dismisses it.
+    removed: list[Removed] = Field(default_factory=list, max_length=50)
 
 
 class PackHeader(Strict):

@@ -15,6 +15,8 @@ from . import house_rules, rule_index
 from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, parse_as
 from .dice import Distribution
 
+SHARED_RULES = Path(__file__).parent / "rules"  # Hardpoint's rules of every build, listed in each ruleset's index
+
 Validate = Callable[[Any, Catalogue, Mapping[str, "Linked | None"]], Report]
 _STEP = re.compile(r"([^.\[\]]+)(\[\])?")
 
@@ -282,8 +284,9 @@ class Ruleset:
         return house_rules.load(self.data_dir) if self.data_dir else {}
 
     def rules(self) -> dict[str, rule_index.Rule]:
-        """The rule index, by rule ID (empty for a ruleset without one)."""
-        return rule_index.load(self.data_dir / "rules") if self.data_dir else {}
+        """The rule index, by rule ID (empty for a ruleset without one), with Hardpoint's own rules of every build
+        (HP-UPGRADE) after the game's."""
+        return {**rule_index.load(self.data_dir / "rules"), **rule_index.load(SHARED_RULES)} if self.data_dir else {}
 
     def stat_label(self, name: str) -> str:
         last = name.rsplit(".", 1)[-1]
