@@ -150,19 +150,31 @@ def test_a_wrong_type_in_a_csv_names_the_row_and_says_write_a_number():
     assert "weapon.csv row 2: weapon item 'sleet-rifle': field 'damage'" in message and "write a whole number" in message
 
 
+def test_a_wrong_type_in_yaml_names_the_item_and_says_write_a_number():
+    message = refused(as_yaml(items={"weapon": [{**RIFLE, "damage": "lots"}]}))
+    assert "house.yaml: weapon item 'sleet-rifle': field 'damage'" in message and "write a whole number" in message
+
+
 def test_a_bad_json_list_in_a_csv_cell_says_how_to_write_one():
     message = refused(as_csv({**RIFLE, "functions": "[Burst 2"}), "weapon.csv", HEADER)
     assert "weapon.csv: row 2: field 'functions': not valid JSON" in message
 
 
-def test_a_bad_key_says_what_keys_look_like():
-    message = refused(as_yaml(items={"weapon": [{**RIFLE, "key": "Sleet Rifle!"}]}))
-    assert "field 'key'" in message and "keys are lower-case letters, digits, - and _" in message
+@pytest.mark.parametrize("fmt", ["yaml", "csv"])
+def test_a_bad_key_says_what_keys_look_like(fmt):
+    bad = {**RIFLE, "key": "Sleet Rifle!"}
+    raw, name = (as_yaml(items={"weapon": [bad]}), "house.yaml") if fmt == "yaml" else (as_csv(bad), "weapon.csv")
+    message = refused(raw, name, HEADER)
+    assert name in message and "field 'key'" in message and "keys are lower-case letters, digits, - and _" in message
 
 
-def test_a_duplicate_key_says_rename_one():
-    message = refused(as_csv(RIFLE, RIFLE), "weapon.csv", HEADER)
-    assert "weapon.csv row 3: weapon item 'sleet-rifle': field 'key'" in message and "rename one" in message
+@pytest.mark.parametrize("fmt", ["yaml", "csv"])
+def test_a_duplicate_key_says_rename_one(fmt):
+    raw, name = (as_yaml(items={"weapon": [RIFLE, RIFLE]}), "house.yaml") if fmt == "yaml" else (
+        as_csv(RIFLE, RIFLE), "weapon.csv")
+    message = refused(raw, name, HEADER)
+    where = "house.yaml" if fmt == "yaml" else "weapon.csv row 3"
+    assert f"{where}: weapon item 'sleet-rifle': field 'key'" in message and "rename one" in message
 
 
 def test_every_problem_is_listed_at_once():

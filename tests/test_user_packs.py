@@ -11,7 +11,7 @@ from django.core.management import call_command
 from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.models import Pack, UserPack
 from tests.refs import pack_ref
-from tests.test_pack_formats import DM_HEADER, SPIKE, as_csv
+from tests.test_pack_formats import DM_HEADER, SPIKE, as_csv, as_zip
 
 BASE = pack_ref("darkmetal", "leader")
 
@@ -204,3 +204,23 @@ def test_a_category_downloads_as_csv_to_start_a_pack_from(client, packs):
     assert client.get("/catalogue/darkmetal/export.csv", {"category": "jetpack"}).status_code == 404
     api_upload(client, deep_kit())
     assert client.get("/catalogue/darkmetal/export.csv", {"category": "weapon", "pack": "deep-kit@1.0.0"}).status_code == 404
+
+
+def csv_zip(**header) -> bytes:
+    return as_zip({"pack.yaml": yaml.safe_dump({**DM_HEADER, "extends": BASE, **header}).encode(),
+                   "weapon.csv": as_csv(SPIKE)})
+
+
+def test_a_zip_of_csvs_uploads_through_the_api_and_the_command(client, packs, tmp_path):
+    response = api_upload(client, csv_zip(), content_type="application/zip")
+    assert response.status_code == 201 and response.json()["pack"] == "deep-kit@1.0.0"
+    assert catalogue_by_ref("deep-kit@1.0.0").items["spike-knuckles"].name == SPIKE["name"]
+    path = tmp_path / "other-kit.zip"
+    path.write_bytes(csv_zip(name="other-kit"))
+    code, printed, _ = run(str(path))
+    assert code == 0 and printed["pack"] == "other-kit@1.0.0" and printed["items"] == 1
+    broken = tmp_path / "broken-kit.zip"
+    broken.write_bytes(as_zip({"pack.yaml": yaml.safe_dump({**DM_HEADER, "name": "broken-kit"}).encode(),
+                               "weapon.csv": as_csv({**SPIKE, "damage": "lots"})}))
+    code, _, err = run(str(broken))
+    assert code == 1 and "weapon.csv" in err and "damage" in err and not Pack.objects.filter(name="broken-kit")
