@@ -109,3 +109,16 @@ def test_the_preview_against_an_example_mech_goes_part_by_part(client, registere
     assert "P(the Mech destroyed" in html
     bad = client.post("/preview/ember/mech/", {**form, "preview-target": "example:Nobody"}, HTTP_HX_REQUEST="true")
     assert "no example Mech named" in bad.content.decode()
+
+
+def test_the_preview_gives_electronic_counter_rolls_for_scan_and_electronic_attacks(client, registered):
+    """5.6: Veil Recon Torso (EV 3) scans and sweeps against EV 2: 3 Yellow against 2, the digest's 0.706."""
+    veil = mech(parts={**PARTS, "torso": "veil-recon-torso"}, pilot=pilot_keys()[0], stance="defensive")
+    api = client.post("/api/preview", {"attacker": veil, "target": {"electronic": 2}},
+                      content_type="application/json").json()
+    scan, sweep = api["electronic"]
+    assert (scan["name"], sweep["name"]) == ("Scan", "Jamming Sweep") and scan["dice"] == 3
+    assert abs(scan["p_success"] - 0.706) < 1e-3 and sweep["p_success"] == scan["p_success"]
+    html = client.post("/preview/ember/mech/", {"attacker": json.dumps(veil), "preview-electronic": "2"},
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert "Electronic warfare" in html and "71%" in html

@@ -75,6 +75,7 @@ class Page(KindPage):
         whole = ({"build": link} if link else {"mech": choice[8:]} if choice.startswith("example:")
                  else {"build": choice[6:]} if choice.startswith("build:") else {})
         target = {**whole, "armor": forms.whole_number(fields, "armor", 4, 0, 20),
+                  "electronic": forms.whole_number(fields, "electronic", 1, 0, 20),
                   "structure": forms.whole_number(fields, "structure", low=0, high=20) if structure else None,
                   "dodge": forms.whole_number(fields, "dodge", 0, 0, 20),
                   "stance": forms.choice(fields, "stance", DEFENDER_STANCES, "offensive"),
@@ -88,7 +89,7 @@ class Page(KindPage):
         target, situation = target_and_situation(request, engine.DefenderModel, engine.SituationModel)
         mech = resolve(parse(checked.document), checked.catalogue)
         offensive = checked.document.get("stance") == "offensive"
-        defender = engine.Defender(**target.model_dump(exclude={"mech", "build"}))
+        defender = engine.Defender(**target.model_dump(exclude={"mech", "build", "electronic"}))
         defending = defending_mech(target, checked.catalogue)
         parts = None
         if defending is not None:
@@ -100,7 +101,15 @@ class Page(KindPage):
                    if action.type in engine.ATTACKS and (action.yellow or action.red)]
         for attack in attacks:
             attack.update(distribution=attack["surplus"], reachable=True, hit_from=1)
-        return {"attacker": checked.document["name"], "attacks": attacks, "target": target.model_dump(),
+        # 5.6: Scan (the Torso's Common Action) and every Electronic attack are counter-rolls of Yellow dice.
+        responder = c.derived(defending)["electronic"][0] if defending is not None else target.electronic
+        ev = c.derived(mech)["electronic"][0]
+        electronic = [engine.electronic_odds("Scan", ev, 0, responder, offensive)] if "torso" in mech.parts else []
+        electronic += [engine.electronic_odds(action.name, ev, strength(action), responder, offensive)
+                       for slot, part in mech.parts.items() for action in actions_of(part, slot in mech.discarded)
+                       if action.keyword("Electronic attack")]
+        return {"attacker": checked.document["name"], "attacks": attacks, "electronic": electronic,
+                "target": target.model_dump(),
                 "defending": defending and {"name": defending.name, "dodge": defender.dodge,
                                             "parts": {SLOT_LABELS[s]: p and p.name for s, p in parts.items()}},
                 "situation": situation.model_dump()}
@@ -141,6 +150,12 @@ def defending_mech(target: engine.DefenderModel, catalogue: Catalogue) -> c.Mech
         checked = store.check(store.public_view(build).document)
         return resolve(parse(checked.document), checked.catalogue)
     return None
+
+
+def strength(action) -> int:
+    """Strength +X: X more Yellow dice for the initiator of an electronic attack (D-18)."""
+    found = action.keyword("Strength")
+    return (found.x or 0) if found else 0
 
 
 def dice_icons(yellow: int, red: int) -> list[str]:

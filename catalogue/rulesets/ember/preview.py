@@ -121,6 +121,7 @@ class DefenderModel(BaseModel):
     terrain: bool = False
     unit_cover: bool = False
     fragile: int = Field(0, ge=0, le=10)
+    electronic: int = Field(1, ge=0, le=20)  # the defender's Electronic Value, for electronic attacks (5.6)
     # A whole defending Mech instead of the Part described: a pack example by name, or a saved Mech by share id.
     # Its Parts, Armor, Structure and Dodge are its own; the stance, protection and Fragile above still apply.
     mech: str | None = Field(None, min_length=1, max_length=80)
@@ -182,3 +183,14 @@ def action_odds(action, defender: Defender, offensive: bool, policy: str = "P1",
             "parts": [{"slot": slot, "p_target": weights[slot], **rows[slot]} if slot in rows else
                       {"slot": slot, "p_target": weights[slot], "part": "Secret Part", "secret": True}
                       for slot in mech]}
+
+
+def electronic_odds(name: str, electronic: int, strength: int, responder: int, offensive: bool) -> dict[str, object]:
+    """An electronic attack (5.6): the Mech's EV plus Strength in Yellow dice against the target's EV; EV 0 with no
+    Strength cannot start one."""
+    dice_count = electronic + strength
+    if not dice_count:
+        return {"name": name, "dice": 0, "responder": responder, "p_success": None}
+    return {"name": name, "dice": dice_count, "responder": responder,
+            "p_success": dice.electronic_warfare(dice_count, responder, offensive, exact=False)}
+
