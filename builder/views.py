@@ -322,7 +322,9 @@ def fork(request, share_id: str):
         return bad_input(request, error)
     keep(request, copy, *linked)
     also = f" with {len(linked)} linked build{'s' if len(linked) != 1 else ''} (listed under your builds)" if linked else ""
-    messages.success(request, f"Copied “{source.name}” to your builds{also}. This is your copy's edit link.")
+    kept = (f" Its {page_for(source.ruleset, source.kind).secret_label} stay with its owner: their places are empty."
+            if getattr(source, "masked", False) else "")
+    messages.success(request, f"Copied “{source.name}” to your builds{also}. This is your copy's edit link.{kept}")
     return redirect(copy)
 
 

@@ -61,7 +61,8 @@ def test_e_r25_a_masked_view_cannot_be_saved(client, secret):
 
 
 def test_e_r25_a_copy_from_the_share_link_leaves_the_secret_part_out(client, secret):
-    client.post(f"/s/{secret.share_id}/copy")
+    page = client.post(f"/s/{secret.share_id}/copy", follow=True).content.decode()
+    assert "Its secret Parts stay with its owner" in page
     copy = store.Build.objects.exclude(pk=secret.pk).get()
     assert "right_arm" not in copy.document["parts"] and "masked" not in copy.document and copy.document["secret"] == []
     client.post(f"/s/{secret.share_id}/copy", {"reveal": secret.reveal_token})
