@@ -205,3 +205,23 @@ def test_darkmetal_support_dice(packs, dm_catalogue):
     attacks = page_for("darkmetal", "leader").preview(store.check(document), {"situation": {
         "close_combat": True, "supporting_attackers": 5}})["attacks"]
     assert "+5 supporting" in attacks[0]["notes"]
+
+
+def test_darkmetal_base_power(dm_catalogue):
+    """A-54: Power 0 of the Leader's own, so a Combat Suit's Power is all; a table's base 2 adds to it."""
+    suit = {"armor": {"item": "combat-suit"}}
+    worn = check(dm_catalogue, **suit).stats["power"].value
+    assert worn == dm_catalogue.items["combat-suit"].power
+    raised = check(dm_catalogue, house_rules={"base-power": 2}, **suit).stats["power"]
+    assert raised.value == worn + 2 and "2 base" in raised.explain
+    assert check(dm_catalogue, house_rules={"base-power": 2}).stats["power"].value == 2
+
+
+def test_darkmetal_booster_minimum(dm_catalogue):
+    """A-32: Leg Boosters on a Combat Suit (Bulk 0, the Attach Point from Dual Cyber Arms) cost 300 as at Bulk 1, or
+    nothing under the other reading."""
+    kit = {"armor": {"item": "combat-suit"}, "modifications": mods(dm_catalogue, "dual-cyber-arms"),
+           "attach": [attach("leg-boosters", 1)]}
+    priced = spent(check(dm_catalogue, **kit)).used
+    free = spent(check(dm_catalogue, house_rules={"booster-minimum": "none"}, **kit)).used
+    assert priced - free == 300

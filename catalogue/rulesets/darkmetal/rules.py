@@ -154,8 +154,8 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     report = Report()
     campaign.check(build, catalogue, report)
     items = catalogue.items
-    sheet = Sheet(negate_drawbacks=setting(OPTIONS, build, "sys-negation") == "everything",
-                  move=setting(OPTIONS, build, "base-move"))  # A-54: 4 unless the table says otherwise
+    sheet = Sheet(negate_drawbacks=setting(OPTIONS, build, "sys-negation") == "everything",  # A-54: Move 4, Power
+                  move=setting(OPTIONS, build, "base-move"), power=setting(OPTIONS, build, "base-power"))  # 0 unless told
     check_traits(build, report)
     wear_armor(build, items, sheet, report)
     replay_modifications(build, items, sheet, report)
@@ -222,7 +222,7 @@ def wear_armor(build: LeaderBuild, items, sheet: Sheet, report: Report) -> None:
         return
     armor = items[build.armor.item]
     sheet.sys, sheet.ahp, sheet.armor = armor.sys, armor.ahp, armor.armor
-    sheet.power, sheet.bulk, sheet.move = armor.power, armor.bulk, sheet.move + armor.move
+    sheet.power, sheet.bulk, sheet.move = sheet.power + armor.power, armor.bulk, sheet.move + armor.move
     sheet.attach_capacity = armor.attach_points
     for trait, value in armor.traits.items():
         sheet.trait_mods[trait] += value
@@ -514,13 +514,13 @@ def check_attach(build: LeaderBuild, items, sheet: Sheet, report: Report) -> Non
 
 def attach_price(weapon: AttachWeapon, build: LeaderBuild, items, sheet: Sheet | None = None) -> int:
     """DM-R70: Leg and Arm Boosters cost 300 per Bulk point, of the armour worn, at least one (A-32); a table may
-    price them by the Leader's own Bulk when bought (armour and implants)."""
+    price them by the Leader's own Bulk when bought (armour and implants), or let Bulk 0 cost nothing."""
     if weapon.cost_per_bulk is None:
         return weapon.cost
     bulk = items[build.armor.item].bulk if build.armor else 0
     if sheet is not None and setting(OPTIONS, build, "booster-bulk") == "leader":
         bulk = sheet.bulk
-    return weapon.cost_per_bulk * max(1, bulk)
+    return weapon.cost_per_bulk * max(1 if setting(OPTIONS, build, "booster-minimum") == "one" else 0, bulk)
 
 
 def slots_of(thing) -> int:
@@ -733,7 +733,9 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     stats["ahp"] = Stat("AHP", sheet.ahp, "from armour and Cyber; lost before BHP")
     stats["thp"] = Stat("THP", sheet.bhp + sheet.ahp, "BHP + AHP")
     stats["armor"] = Stat("Armor", sheet.armor, "the armour's toHit level")
-    stats["power"] = Stat("Power", sheet.power, "armour, capacitors, batteries and packs")
+    base_power = setting(OPTIONS, build, "base-power")
+    stats["power"] = Stat("Power", sheet.power, (f"{base_power} base, " if base_power else "")
+                          + "armour, capacitors, batteries and packs")
     stats["bulk"] = Stat("Bulk", sheet.bulk, "armour and implants, +1 with 3 or more backpack slots used (DM-R48)")
     stats["systems"] = Stat("Systems", sheet.sys, "the armour's Sys")
     scores = final_scores(build, sheet)
