@@ -122,3 +122,15 @@ def test_the_preview_gives_electronic_counter_rolls_for_scan_and_electronic_atta
     html = client.post("/preview/ember/mech/", {"attacker": json.dumps(veil), "preview-electronic": "2"},
                        HTTP_HX_REQUEST="true").content.decode()
     assert "Electronic warfare" in html and "71%" in html
+
+
+def test_a_whole_mech_target_defends_in_its_deployment_stance_unless_told(client, registered):
+    """Choirmaster deploys Defensive; a described Part's Mech, deployed with no token, is Offensive (E-R12)."""
+    attacker = mech(pilot=pilot_keys()[0])
+
+    def ask(target):
+        return client.post("/api/preview", {"attacker": attacker, "target": target},
+                           content_type="application/json").json()["stance"]
+
+    assert ask({"mech": "Choirmaster"}) == "defensive" and ask({}) == "offensive"
+    assert ask({"mech": "Choirmaster", "stance": "mobility"}) == "mobility"

@@ -25,7 +25,8 @@ SLOT_LABELS = {"torso": "Torso", "backpack": "Backpack", "chassis": "Chassis", "
                "right_arm": "Right Arm"}
 STANCES = {"offensive": "Offensive", "defensive": "Defensive", "mobility": "Mobility"}
 LENGTHS = {"short": "S", "medium": "M", "long": "L"}
-DEFENDER_STANCES = ("offensive", "defensive", "mobility", "shutdown")
+DEFENDER_STANCES = {"deployed": "as deployed (a Part: Offensive)", "offensive": "Offensive", "defensive": "Defensive",
+                    "mobility": "Mobility", "shutdown": "Shutdown"}
 
 
 class Page(KindPage):
@@ -78,7 +79,7 @@ class Page(KindPage):
                   "electronic": forms.whole_number(fields, "electronic", 1, 0, 20),
                   "structure": forms.whole_number(fields, "structure", low=0, high=20) if structure else None,
                   "dodge": forms.whole_number(fields, "dodge", 0, 0, 20),
-                  "stance": forms.choice(fields, "stance", DEFENDER_STANCES, "offensive"),
+                  "stance": forms.choice(fields, "stance", DEFENDER_STANCES, "deployed"),
                   "fragile": forms.whole_number(fields, "fragile", 0, 0, 10),
                   **{flag: fields.get(flag) == "on" for flag in ("damaged", "terrain", "unit_cover")}}
         return {"target": target, "situation": {"policy": forms.choice(fields, "policy", ("P1", "P2"), "P1"),
@@ -89,8 +90,9 @@ class Page(KindPage):
         target, situation = target_and_situation(request, engine.DefenderModel, engine.SituationModel)
         mech = resolve(parse(checked.document), checked.catalogue)
         offensive = checked.document.get("stance") == "offensive"
-        defender = engine.Defender(**target.model_dump(exclude={"mech", "build", "electronic"}))
         defending = defending_mech(target, checked.catalogue)
+        stance = target.stance if target.stance != "deployed" else defending.stance if defending else "offensive"
+        defender = engine.Defender(**{**target.model_dump(exclude={"mech", "build", "electronic"}), "stance": stance})
         parts = None
         if defending is not None:
             defender = dataclasses.replace(defender, dodge=c.derived(defending)["dodge"][0])
@@ -109,7 +111,7 @@ class Page(KindPage):
                        for slot, part in mech.parts.items() for action in actions_of(part, slot in mech.discarded)
                        if action.keyword("Electronic attack")]
         return {"attacker": checked.document["name"], "attacks": attacks, "electronic": electronic,
-                "target": target.model_dump(),
+                "target": target.model_dump(), "stance": stance,
                 "defending": defending and {"name": defending.name, "dodge": defender.dodge,
                                             "parts": {SLOT_LABELS[s]: p and p.name for s, p in parts.items()}},
                 "situation": situation.model_dump()}

@@ -32,6 +32,7 @@ class Mech:
     pilot: Pilot | None
     discarded: set[str] = field(default_factory=set)
     hidden: dict[str, int] = field(default_factory=dict)  # E-R25: slot -> points of a secret Part on a share link
+    stance: str = "offensive"  # the one it deploys in (E-R12)
 
     @property
     def filled(self) -> set[str]:

@@ -117,7 +117,8 @@ class DefenderModel(BaseModel):
     structure: int | None = Field(3, ge=0, le=20)
     damaged: bool = False
     dodge: int = Field(0, ge=0, le=20)
-    stance: Literal["offensive", "defensive", "mobility", "shutdown"] = "offensive"
+    # "deployed": a whole Mech's own deployment stance; a described Part's Mech deployed with no token, Offensive (E-R12)
+    stance: Literal["deployed", "offensive", "defensive", "mobility", "shutdown"] = "deployed"
     terrain: bool = False
     unit_cover: bool = False
     fragile: int = Field(0, ge=0, le=10)

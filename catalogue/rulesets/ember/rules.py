@@ -31,7 +31,7 @@ def resolve(build: MechBuild, catalogue: Catalogue, prefix: str = "") -> c.Mech:
     if problems:
         raise BuildError(problems)
     return c.Mech(build.name, {slot: items[key] for slot, key in build.parts.items()},
-                  items[build.pilot] if build.pilot else None, set(build.discarded), dict(build.masked))
+                  items[build.pilot] if build.pilot else None, set(build.discarded), dict(build.masked), build.stance)
 
 
 def validate(document: Any, catalogue: Catalogue) -> Report:
