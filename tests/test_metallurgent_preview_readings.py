@@ -78,3 +78,10 @@ def test_m_c59_a_builds_drift_reading_reaches_the_preview_api(client, packs):
 
     two, one = howitzer(), howitzer(**{"drift-hexes": "one"})
     assert 0 < two["drift"]["p_catch"] < one["drift"]["p_catch"]
+
+
+@pytest.mark.parametrize("two", [("target_blocking", "target_intercepting"), ("target_dodging", "target_blocking")])
+def test_m_c55_one_bid_an_activation(two):
+    assert getattr(preview.Situation(**{two[0]: True}), two[0])  # one is the limit
+    with pytest.raises(ValueError, match="one of Block, Intercept and Dodge"):
+        preview.Situation(**dict.fromkeys(two, True))

@@ -185,3 +185,10 @@ def test_api_preview_refuses_smoke_past_occlusion_9(client, vanguard):
     response = post(client, body)
     assert response.status_code == 422 and response.json()["problems"][0]["path"].startswith("situation.smoke")
     assert post(client, {**body, "situation": {"smoke": [9]}}).status_code == 200
+
+
+def test_m_c55_two_answers_to_one_activation_are_a_422_naming_the_situation(client, vanguard):
+    response = post(client, {"attacker": vanguard, "target": {"unit": "t-72b-mbt"},
+                             "situation": {"target_blocking": True, "target_dodging": True}})
+    assert response.status_code == 422 and "situation" in response.json()["problems"][0]["path"]
+    assert "one of Block, Intercept and Dodge" in response.json()["problems"][0]["message"]

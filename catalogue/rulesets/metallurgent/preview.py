@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..dice import Distribution, clamp_criterion, metallurgent_pool
 from ..house_rules import setting
@@ -67,6 +67,13 @@ class Situation(BaseModel):
     time_of_day: Literal["daylight", "twilight", "night", "moonless"] = "daylight"
     climate: Literal["cold", "temperate", "hot"] = "temperate"
     plan: list[str] | None = Field(default=None, max_length=24)  # attack keys fired each turn; None: all that reach
+
+    @model_validator(mode="after")
+    def _one_bid(self) -> "Situation":
+        if self.target_dodging + self.target_blocking + self.target_intercepting > 1:
+            raise ValueError("a target makes one of Block, Intercept and Dodge against a weapon activation (L659): "
+                             "choose one")
+        return self
 
 
 @dataclass
