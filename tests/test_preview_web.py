@@ -80,7 +80,7 @@ def test_panel_is_on_the_builder_and_the_share_page(client, vanguard):
 
 def test_panel_htmx_fragment_with_chart(client, vanguard):
     form = {"attacker": json.dumps(vanguard), "preview-target": "unit:t-72b-mbt", "preview-range": "4",
-            "preview-turns": "3", "preview-target_dodging": "on"}
+            "preview-turns": "3", "preview-bid": "target_dodging"}
     response = client.post("/preview/metallurgent/anvil/", form, HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
@@ -152,11 +152,11 @@ def test_preview_panel_says_never_and_labels_weather_in_words(client, vanguard):
 def test_panel_arc_painted_and_locked_reach_the_preview(client, vanguard):
     page = client.get("/new/metallurgent/anvil/?example=0").content.decode()
     assert ">Aft Arc</option>" in page and 'name="preview-target_painted"' in page
-    assert 'name="preview-target_locked"' in page
+    assert 'name="preview-target_locked"' in page and '<option value="target_blocking">a Block</option>' in page
     anvils = latest_pack("metallurgent").examples
     target = store.create(store.check(dict(anvils[0])))
     form = {"attacker": json.dumps(vanguard), "preview-target": f"build:{target.share_id}", "preview-range": "4",
-            "preview-target_dodging": "on", "preview-attack_arc": "aft", "preview-target_painted": "on"}
+            "preview-bid": "target_dodging", "preview-attack_arc": "aft", "preview-target_painted": "on"}
     html = client.post("/preview/metallurgent/anvil/", form, HTTP_HX_REQUEST="true").content.decode()
     assert "fired into its Aft Arc" in html and "less 2 from the Aft Arc" in html
     assert "+1 against a Painted target" in html

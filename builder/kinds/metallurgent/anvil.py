@@ -54,14 +54,14 @@ PICKER_CACHE_SECONDS = 3600
 TEMPLATES = "builder/metallurgent/anvil"
 # Rules about the Gear a Component carries (Hardpoints, Strength): shown with that mount's Gear, not the part.
 ON_MOUNT = ("M-R11", "M-R14")
-FLAGS = ("target_dodging", "target_blocking", "target_intercepting", "target_flanking", "target_low",
-         "target_painted", "target_locked", "attacker_flanking")
+FLAGS = ("target_flanking", "target_low", "target_painted", "target_locked", "attacker_flanking")
+# M-C55: a target answers an activation with one of these at most (L659), so the form offers them as one choice.
+BIDS = {"": "nothing", "target_dodging": "a Dodge", "target_blocking": "a Block",
+        "target_intercepting": "an Intercept"}
 
 
 class Page(KindPage):
-    preview_flags = (("The target is…", (("target_dodging", "Dodging", False), ("target_blocking", "Blocking", False),
-                                         ("target_intercepting", "Intercepting", False),
-                                         ("target_flanking", "Flanking", False), ("target_low", "Low", False),
+    preview_flags = (("The target is…", (("target_flanking", "Flanking", False), ("target_low", "Low", False),
                                          ("target_painted", "Painted", False), ("target_locked", "Locked", False),
                                          ("attacker_flanking", "and I am Flanking", False))),)
     previews = True
@@ -179,7 +179,7 @@ class Page(KindPage):
                 # "winds_heavy" reads "Winds, heavy"
                 "weathers": [(w, w.replace("_", ", ").capitalize())
                              for w in engine.Situation.model_fields["weather"].annotation.__args__],
-                "times": list(engine.OCCLUSION), "arcs": list(engine.ARC_LABELS.items())}
+                "times": list(engine.OCCLUSION), "arcs": list(engine.ARC_LABELS.items()), "bids": BIDS}
 
     def preview_request(self, fields) -> dict[str, Any]:
         cover = forms.whole_number(fields, "cover", 0, 0, 20)
@@ -197,6 +197,8 @@ class Page(KindPage):
                      "climate": fields.get("climate") or "temperate",
                      "attack_arc": forms.choice(fields, "attack_arc", engine.ARC_LABELS, "nose"),
                      **{f: fields.get(f) == "on" for f in FLAGS}}
+        if bid := forms.choice(fields, "bid", BIDS, ""):
+            situation[bid] = True
         return {"target": target, "situation": situation}
 
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
