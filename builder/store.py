@@ -178,9 +178,7 @@ def public_view(build: Build) -> Build:
     document = kind.secrecy.public(build.document, catalogue_by_ref(build.pack_ref))
     if document == build.document:
         return build
-    shown = Build(pk=build.pk, edit_token=build.edit_token, share_id=build.share_id, ruleset=build.ruleset,
-                  kind=build.kind, name=build.name, pack_ref=build.pack_ref, document=document, version=build.version,
-                  legal=build.legal, created_at=build.created_at, updated_at=build.updated_at)
+    shown = read_only(build, document=document)
     shown.snapshot, shown.masked = getattr(build, "snapshot", False), True
     return shown
 
@@ -230,11 +228,17 @@ def at_version(build: Build, number: int) -> Build:
     kept = BuildVersion.objects.filter(build=build, number=number).first()
     if kept is None:
         raise Http404(f"{build.name} has no version {number}")
-    snapshot = Build(pk=build.pk, edit_token=build.edit_token, share_id=build.share_id, ruleset=build.ruleset,
-                     kind=build.kind, name=kept.name, pack_ref=kept.pack_ref, document=kept.document,
-                     version=kept.number, legal=kept.legal, created_at=build.created_at, updated_at=kept.saved_at)
-    snapshot.snapshot = True  # read-only: pages and sheets say which version they show
+    snapshot = read_only(build, name=kept.name, pack_ref=kept.pack_ref, document=kept.document, version=kept.number,
+                         legal=kept.legal, updated_at=kept.saved_at)
+    snapshot.snapshot = True  # pages and sheets say which version they show
     return snapshot
+
+
+def read_only(build: Build, **changed: Any) -> Build:
+    """An unsaved copy of the build with some fields changed: a past version, or what its share link shows."""
+    fields = ("pk", "edit_token", "share_id", "ruleset", "kind", "name", "pack_ref", "document", "version", "legal",
+              "created_at", "updated_at")
+    return Build(**{**{field: getattr(build, field) for field in fields}, **changed})
 
 
 def update(build: Build, checked: Checked, based_on: int) -> Build:
@@ -267,7 +271,7 @@ def copy(source: Build, deep: bool = False) -> list[Build]:
     never changes when the original's owner edits theirs: a squad's Anvils, an Anvil's Pilot. Builds that
     name each other are copied once each; a deleted one stays a dangling link, as in the original.
     """
-    originals = [source] + [public_view(b) for b in owned_closure(source)[1:]] if deep else [source]
+    originals = ([source] + [public_view(b) for b in owned_closure(source)[1:]]) if deep else [source]
     new_ids = {original.share_id: new_share_id() for original in originals}
     with transaction.atomic():
         copies = []

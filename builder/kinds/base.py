@@ -81,7 +81,8 @@ class KindPage:
                   notices: list[str] | None = None) -> dict[str, Any]:
         """The kind's document from its form, with the House rules panel's choices, which every kind shares."""
         document = self.document_from_post(post, pack_ref, catalogue, request, notices)
-        if post.get("action") != "dismiss_removed" and (removed := forms.json_field(post, "removed", [])):
+        removed = forms.json_field(post, "removed", None)
+        if removed is not None and post.get("action") != "dismiss_removed":
             document["removed"] = removed  # HP-UPGRADE notes ride along every edit until dismissed
         options = self.house_rule_options()
         chosen = forms.house_rules(post, options)
