@@ -63,7 +63,7 @@ def read_json(request) -> Any:
         raise ApiError(400, "empty body; send a JSON build document")
     try:
         return store.decode(raw)
-    except BuildError as exc:
+    except store.Malformed as exc:
         raise ApiError(400, "malformed JSON", exc.problems) from None
 
 

@@ -84,8 +84,11 @@ def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
             if new.categories.get(key) != old.categories.get(key)]
     copy = deepcopy(document)
     copy["pack"] = new.pack
-    # Later list entries first, so the indexes of earlier ones still hold.
-    for target, ref in sorted({(t, ref) for t, _, _, ref in gone}, key=lambda g: _order(g[0]), reverse=True):
+    # Places emptied where they stand first: that moves nothing, and a paired removal may then take one of them out
+    # (a weapon with its mod). Then later list entries before earlier ones, so the indexes of earlier ones hold.
+    # A place is emptied once, however many of its items are gone (a Mech whose Part and Pilot both went).
+    targets = sorted({t: ref for t, _, _, ref in gone}.items(), key=lambda g: _order(g[0]), reverse=True)
+    for target, ref in sorted(targets, key=lambda g: g[1].removal != "none"):
         _empty(copy, target, ref.removal, ref.paired)
     emptied = [{"path": issue_path(where), "key": key, "name": old.items[key].name if key in old.items else key}
                for _, where, key, _ in gone]

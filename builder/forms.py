@@ -1,15 +1,16 @@
 """Reading builder forms. A field that does not parse is named in a BuildError, which the views answer with 422."""
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection
 from typing import Any
 
 from catalogue.rulesets.base import BuildError
+from catalogue.rulesets.reading import Unreadable, loads_json
 
 # ASCII only: str.isdigit() and int() also take '²' or '٣', which are no number a player typed.
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+INDEX = re.compile(r"[0-9]{1,4}")  # a row of a list, as buttons and pickers name it
 _SHARE_ID = re.compile(r"(?:/s/)?([A-Za-z0-9_-]{4,32})/?(?:\.(?:json|pdf))?$")
 
 
@@ -33,6 +34,20 @@ def whole_number(post, name: str, default: int | None = None, low: int | None = 
     return number
 
 
+def action(post) -> tuple[str, str]:
+    """The pressed button's verb and what it acts on: `remove:3` → ("remove", "3"); no button → ("", "")."""
+    verb, _, argument = str(post.get("action", "") or "").partition(":")
+    return verb, argument
+
+
+def row(text: str, rows: list, path: str = "action") -> int:
+    """Which of `rows` an action button names by its position; anything else is refused, naming the field (a stale
+    page, or a tampered one: removing the wrong row would be worse)."""
+    if not INDEX.fullmatch(text) or int(text) >= len(rows):
+        raise problem(path, f"{text[:20]!r} names no row here; there are {len(rows)} (reload the page)")
+    return int(text)
+
+
 def json_field(post, name: str, default: Any, longest: int = 20_000) -> Any:
     """A field the page wrote as JSON (what the form carries along unchanged); blank gives `default`."""
     value = str(post.get(name, "") or "")
@@ -41,8 +56,10 @@ def json_field(post, name: str, default: Any, longest: int = 20_000) -> Any:
     if len(value) > longest:
         raise problem(name, "too long")
     try:
-        return json.loads(value)
-    except (ValueError, RecursionError):
+        return loads_json(value)
+    except Unreadable as exc:
+        raise problem(name, str(exc)) from None
+    except ValueError:
         raise problem(name, "not valid JSON") from None
 
 
@@ -64,8 +81,10 @@ def roster_line(value: str, path: str, written: str, longest: int) -> dict[str, 
         return {"build": ref}
     if kind == written and 0 < len(ref) <= longest:
         try:
-            return {written: json.loads(ref)}
-        except (ValueError, RecursionError):
+            return {written: loads_json(ref)}
+        except Unreadable as exc:
+            raise problem(path, f"the written-in build: {exc}") from None
+        except ValueError:
             raise problem(path, "the written-in build is not valid JSON") from None
     raise problem(path, f"{str(value)[:40]!r} is not a roster line")
 

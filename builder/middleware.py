@@ -31,6 +31,30 @@ class RequestTransaction:
         return response
 
 
+class PlainText:
+    """Refuse a NUL character in the address, a query or a form field, and ignore a cookie holding one: no text a
+    player types holds one, and PostgreSQL refuses to store or even look one up (SQLite takes it, so only
+    production would fail)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from .errors import answer  # the logging settings load this module before the apps are ready
+
+        if "\x00" in request.path:
+            return answer(request, 404)
+        for name in [name for name, value in request.COOKIES.items() if "\x00" in name + value]:
+            del request.COOKIES[name]
+        fields = [request.GET] + ([request.POST] if request.method == "POST" else [])
+        for key, values in (pair for data in fields for pair in data.lists()):
+            if "\x00" in key or any("\x00" in value for value in values):
+                shown = key.replace("\x00", "\\0")[:60]
+                return answer(request, 400, f"the field {shown!r} holds a NUL character",
+                              [{"path": shown, "message": "a NUL character is not text; remove it"}])
+        return self.get_response(request)
+
+
 class RequestId:
     """An id for the request (logs, error pages, the X-Request-Id header), and the Permissions-Policy header."""
 

@@ -13,6 +13,7 @@ from django.utils.crypto import constant_time_compare
 from catalogue.loader import catalogue_by_ref
 from catalogue.rulesets import house_rules, resolve
 from catalogue.rulesets.base import BuildError, Catalogue, Linked, Report
+from catalogue.rulesets.reading import Unreadable, loads_json
 from catalogue.rulesets.spec import Kind, Ruleset
 
 from .models import Build, BuildVersion, new_share_id
@@ -47,13 +48,17 @@ class Checked:
         return self.document["name"]
 
 
+class Malformed(BuildError):
+    """Bytes that are no JSON at all (the API's 400), as against JSON whose values cannot be read (its 422)."""
+
+
 def decode(raw: bytes | str) -> Any:
     try:
-        return json.loads(raw)
+        return loads_json(raw)
+    except Unreadable as exc:  # a number too long, nesting too deep, a NUL in a string
+        raise BuildError([exc.problem()]) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BuildError([{"path": "(document)", "message": f"not valid JSON: {exc}"}]) from None
-    except RecursionError:
-        raise BuildError([{"path": "(document)", "message": "JSON nested too deeply to be a build"}]) from None
+        raise Malformed([{"path": "(document)", "message": f"not valid JSON: {exc}"}]) from None
 
 
 def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> Checked:

@@ -14,8 +14,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 Severity = Literal["error", "warning", "info"]
 
 KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
-SEMVER_PATTERN = r"^\d+\.\d+\.\d+$"
-PACK_REF_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}@\d+\.\d+\.\d+$"
+# Each part of a version fits six digits, so the whole fits its 20-character column (and ASCII digits only:
+# the pattern engine's \d also takes other scripts' digits).
+SEMVER_PATTERN = r"^[0-9]{1,6}\.[0-9]{1,6}\.[0-9]{1,6}$"
+PACK_REF_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}@[0-9]{1,6}\.[0-9]{1,6}\.[0-9]{1,6}$"
 BUILD_FORMAT = "hardpoint.build/1"
 # Names are shown on pages, sheets and in link previews: plain text only.
 _FORBIDDEN_IN_NAMES = re.compile(r"[<>\x00-\x1f\x7f]")

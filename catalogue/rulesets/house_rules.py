@@ -111,7 +111,7 @@ def check(options: dict[str, Option], rule_ids, choices: dict[str, Any]) -> None
         elif option.kind == "parameter" and (isinstance(value, bool) or not isinstance(value, int)
                                              or not option.low <= value <= option.high):
             problems.append({"path": path, "message": f"a whole number from {option.allowed()}"})
-        elif option.kind == "reading" and value not in option.choices:
+        elif option.kind == "reading" and (not isinstance(value, str) or value not in option.choices):
             problems.append({"path": path, "message": f"one of {option.allowed()}"})
     if problems:
         raise BuildError(problems)

@@ -17,6 +17,7 @@ import hashlib
 import io
 import json
 import zipfile
+import zlib
 from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass, field
@@ -27,12 +28,18 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from .base import BuildError, Catalogue, PackError, PackHeader, PackUnreadable
+from .reading import MAX_DIGITS, Unreadable, check_tree, load_yaml, loads_json
 
 # Packs are text: 2 MB holds thousands of items, and a bigger upload is a mistake or an attack.
 MAX_UPLOAD = 2 * 1024 * 1024
 MAX_ZIP_ENTRIES = 40
 MAX_UNZIPPED = 8 * 1024 * 1024  # a zip may compress well, but not into a bomb
 MAX_ITEMS = 5000
+MAX_EXAMPLES = 100
+# What a pack may come to once stored (items as JSON, its base's included, and examples): every page showing the
+# pack reads it whole, so the cap is on what is kept, not only on the upload (whose YAML aliases may expand).
+MAX_ITEM_BYTES = 32 * 1024
+MAX_PACK_BYTES = 4 * 1024 * 1024
 MAX_CELL = 4000
 MAX_PROBLEMS = 20
 IGNORED_IN_ZIPS = ("__MACOSX/", ".DS_Store")  # what archivers add on their own
@@ -117,14 +124,20 @@ def read_upload(raw: bytes, filename: str, rulesets: dict[str, Any], *, header: 
 
 def _text(raw: bytes, where: str) -> str:
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise PackUnreadable(f"{where}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise PackUnreadable(f"{where}: line {line}: a NUL character is not text; remove it")
+    return text
 
 
 def _yaml(raw: bytes, where: str) -> Any:
     try:
-        return yaml.safe_load(_text(raw, where))
+        return load_yaml(_text(raw, where))
+    except Unreadable as exc:
+        raise PackUnreadable(f"{where}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -185,6 +198,10 @@ def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
                 problems.add(f"{where}: row {number}: field '{column[:40]}': {len(cell)} characters; at most "
                              f"{MAX_CELL}")
                 continue
+            if len(cell) > MAX_DIGITS and cell.lstrip("+-").isdigit():
+                problems.add(f"{where}: row {number}: field '{column[:40]}': a number of {len(cell)} digits; "
+                             f"numbers here have at most {MAX_DIGITS}")
+                continue
             try:
                 _put(item, column.split("."), _cell(cell))
             except ValueError as exc:
@@ -198,8 +215,10 @@ def _cell(text: str) -> Any:
     """A list or object is written as JSON; every other cell is text, which the schema converts."""
     if text[0] in "[{":
         try:
-            return json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+            return loads_json(text)
+        except Unreadable as exc:
+            raise ValueError(str(exc)) from None
+        except ValueError:
             raise ValueError('not valid JSON; write a list as ["a", "b"] and an object as {"k": 1}') from None
     return text
 
@@ -226,6 +245,12 @@ def unzip(raw: bytes, where: str) -> dict[str, bytes]:
         raise PackUnreadable(f"{where}: not a readable zip ({exc})") from None
     if len(members) > MAX_ZIP_ENTRIES:
         raise PackUnreadable(f"{where}: {len(members)} files; a pack zip holds at most {MAX_ZIP_ENTRIES}")
+    names = [info.filename for info in members]
+    for name in names:  # an archiver keeps both; reading one would silently drop the other
+        if names.count(name) > 1:
+            first = names.index(name)
+            raise PackUnreadable(f"{where}: '{name[:60]}' is in the zip twice (files {first + 1} and "
+                                 f"{names.index(name, first + 1) + 1}); keep one")
     if sum(info.file_size for info in members) > MAX_UNZIPPED:
         raise PackUnreadable(f"{where}: unzips to more than {MAX_UNZIPPED:,} bytes; a pack is smaller")
     files: dict[str, bytes] = {}
@@ -237,8 +262,8 @@ def unzip(raw: bytes, where: str) -> dict[str, bytes]:
         try:
             with archive.open(info) as member:
                 data = member.read(left + 1)  # declared sizes can lie: stop reading past the limit
-        except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError) as exc:
-            raise PackUnreadable(f"{where}: '{name[:60]}' cannot be unzipped ({exc})") from None
+        except (zipfile.BadZipFile, zlib.error, OSError, NotImplementedError, RuntimeError, EOFError) as exc:
+            raise PackUnreadable(f"{where}: '{name[:60]}' cannot be unzipped ({str(exc)[:100]})") from None
         left -= len(data)
         if left < 0:
             raise PackUnreadable(f"{where}: unzips to more than {MAX_UNZIPPED:,} bytes; a pack is smaller")
@@ -328,8 +353,12 @@ def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: byt
         items, categories = dict(parent.items), dict(parent.categories)
     _items(entries, ruleset, items, categories, header.extends)
     catalogue = Catalogue(header.ruleset, header.ref, items, categories, header.title, header.source)
-    if not isinstance(examples, list):
-        raise PackError(f"{where}: examples: a list of builds")
+    problems = Problems()
+    for link in ruleset.pack_links:
+        problems.found += [f"{where}: {line}" for line in link.dangling(catalogue)]
+    problems.raise_any()
+    if not isinstance(examples, list) or len(examples) > MAX_EXAMPLES:
+        raise PackError(f"{where}: examples: a list of at most {MAX_EXAMPLES} builds")
     full_examples = []
     for position, example in enumerate(examples):
         if not isinstance(example, dict):
@@ -339,7 +368,15 @@ def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: byt
         except BuildError as exc:
             raise PackError(f"{where}: example #{position + 1} ({str(example.get('name', 'unnamed'))[:60]}): "
                             f"{exc}") from None
+    stored = sum(_stored_size(item.model_dump(mode="json")) for item in items.values()) + _stored_size(full_examples)
+    if stored > MAX_PACK_BYTES:
+        raise PackError(f"{where}: {stored:,} bytes once stored{f' with {header.extends}' if header.extends else ''}; "
+                        f"a pack is at most {MAX_PACK_BYTES:,} — split it into packs that extend one base")
     return PackData(header, catalogue, full_examples, hashlib.sha256(raw).hexdigest(), path)
+
+
+def _stored_size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode())
 
 
 def _validated(adapter: TypeAdapter, entry: Any, blanks: set[str] | None) -> Any:
@@ -407,6 +444,15 @@ def _items(entries: list[list[Entries]], ruleset: Any, items: dict, categories: 
                 item = _validated(adapter, entry, group.blanks.get(position))
             except ValidationError as exc:
                 problems.found += [f"{label}: {p}" for p in _field_problems(exc, model, ".csv" in origin)]
+                continue
+            try:
+                check_tree(stored := item.model_dump(mode="json"))
+            except Unreadable as exc:
+                problems.add(f"{label}: field '{exc.where}': {exc.message}")
+                continue
+            if (size := _stored_size(stored)) > MAX_ITEM_BYTES:
+                problems.add(f"{label}: {size:,} bytes once stored; an item is at most {MAX_ITEM_BYTES:,} — shorten "
+                             f"its texts or split it")
                 continue
             if item.key in items:
                 owner = f"the base pack {base}" if item.key in inherited else f"a {categories[item.key]}"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from . import house_rules, rule_index
-from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, parse_as
+from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, issue_path, parse_as
 from .dice import Distribution
 
 SHARED_RULES = Path(__file__).parent / "rules"  # Hardpoint's rules of every build, listed in each ruleset's index
@@ -75,12 +75,14 @@ class ItemRef:
     of a mapping, `{key}` every key of a mapping, as in `talents{key}`: talent -> rank), and what an upgrade empties when a new pack version no longer has the item: `clear`, a
     prefix of the path (`gear[]`: the whole mount), or by default the field itself. An `in_place` list element is
     emptied (None) rather than taken out, where its place means something (a mod on the weapon at its index); a
-    list element taken out takes the element at its index in a `paired` sibling list with it (the weapon's mod)."""
+    list element taken out takes the element at its index in a `paired` sibling list with it (the weapon's mod). A
+    `dropped` mapping value is taken out with its key, where an empty place is a missing entry (an Ember slot)."""
 
     path: str
     clear: str = ""
     in_place: bool = False
     paired: str = ""
+    dropped: bool = False
 
     def found(self, document: Any) -> list[tuple[tuple, str]]:
         """(where, key) of every item named along the path; `where` is a tuple of fields and list indexes."""
@@ -118,7 +120,7 @@ class ItemRef:
     @property
     def removal(self) -> str:
         """How an upgrade empties the item's place: "out" of its list or mapping, or "none" left in it."""
-        return "none" if self.in_place else "out" if self.keyed else ""
+        return "none" if self.in_place else "out" if self.keyed or self.dropped else ""
 
     def cleared(self, where: tuple) -> tuple:
         """The part of the document an upgrade empties for the item at `where`."""
@@ -126,6 +128,30 @@ class ItemRef:
             return where
         depth = sum(1 + bool(each) for _, each in _REF_STEP.findall(self.clear))
         return where[:depth]
+
+
+@dataclass(frozen=True)
+class PackLink:
+    """Where a pack's items of one category name other items of the pack (a Subskill its mother Skill, an ally
+    template the one it upgrades from), and which categories those may be of. The rules look the named item up,
+    so a pack naming one it does not hold is refused when it loads, naming both, not when a build meets it."""
+
+    category: str
+    path: str  # as ItemRef reads it, over the item's fields: `upgrades_from[]`, `weapons[].weapon`
+    names: tuple[str, ...]
+
+    def dangling(self, catalogue: Catalogue) -> list[str]:
+        """'<category> item '<key>': field '<where>': ...' for every item this link names that the pack lacks."""
+        found = []
+        for key, category in catalogue.categories.items():
+            if category != self.category:
+                continue
+            fields = catalogue.items[key].model_dump()
+            for where, named in ItemRef(self.path).found(fields):
+                if catalogue.categories.get(named) not in self.names:
+                    found.append(f"{category} item '{key[:40]}': field '{issue_path(where)}': names '{named[:40]}', "
+                                 f"which is no {' or '.join(self.names)} in this pack — add it, or fix the key")
+        return found
 
 
 @dataclass(frozen=True)
@@ -255,6 +281,7 @@ class Ruleset:
         default_factory=dict)
     effect_notes: Callable[[str, str, str], list[EffectNote]] | None = None  # (pack name, category, item key)
     exchanges: tuple[Exchange, ...] = ()  # other apps' files its builds import from and export to
+    pack_links: tuple[PackLink, ...] = ()  # where items name other items of their pack
 
     @property
     def active(self) -> bool:
@@ -276,8 +303,9 @@ class Ruleset:
         """A pack's example as a full build document; it must read against the pack's own items."""
         kind = self.kind_of(example)
         document = {"format": BUILD_FORMAT, "ruleset": self.key, "kind": kind.key, "pack": catalogue.pack, **example}
-        kind.validate(kind.parse(document), catalogue, {})
-        return document
+        build = kind.parse(document)
+        kind.validate(build, catalogue, {})
+        return {**document, "name": build.name}  # lists and pickers show every example by its name
 
     def house_rules(self) -> dict[str, house_rules.Option]:
         """The parameters and readings a table may change (severity overrides need no declaring)."""

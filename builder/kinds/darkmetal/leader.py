@@ -146,7 +146,7 @@ def reprice(purchases: list[dict[str, Any]], catalogue: Catalogue, campaign: int
 def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> dict[str, Any]:
     items = catalogue.items
     campaign = forms.whole_number(post, "campaign", 0, 0, 999)
-    action, _, arg = post.get("action", "").partition(":")
+    action, arg = forms.action(post)
 
     def known(field: str, *categories: str) -> str:
         key = post[field]
@@ -184,10 +184,11 @@ def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> 
     if post.get("add-injury"):
         injuries.append({"item": known("add-injury", "injury"), "campaign": campaign})
     lists = {"mod": mods, "attach": attach, "pack": backpack, "ally": allies, "log": campaigns, "injury": injuries}
-    if action == "remove" and ":" in arg:
+    if action == "remove":
         which, _, index = arg.partition(":")
-        if which in lists and index.isdigit() and int(index) < len(lists[which]):
-            del lists[which][int(index)]
+        if which not in lists:
+            raise forms.problem("action", f"{which[:20]!r} is no list of this Leader's")
+        del lists[which][forms.row(index, lists[which])]
     hands = [{"item": post.get(f"hand-{n}"), "campaign": campaign} for n in (1, 2) if post.get(f"hand-{n}")]
     injury_rule = post.get("injury_rule") == "on"
     armor = post.get("armor")
@@ -241,7 +242,7 @@ def ally_from_post(post, i: int, campaign: int, known, add_arp: bool) -> dict[st
 
 
 def _points(text: str) -> list[int]:
-    points = [int(p) for p in text.split(",") if p.strip().isascii() and p.strip().isdigit()]
+    points = [int(p) for p in map(str.strip, text.split(",")) if p.isascii() and p.isdigit() and len(p) <= 2]
     if not points:
         raise forms.problem("attach", f"{text[:20]!r} is not a list of Attach Points")
     return points

@@ -46,10 +46,10 @@ class Page(KindPage):
             mechs.append({"build": own[0].share_id if own else forms.share_id(added.rsplit("#", 1)[-1], "add-mech")})
         if isinstance(catalogue.items.get(post.get("add-drone", "")), Drone) and len(drones) < MAX_DRONES:
             drones.append({"drone": post["add-drone"], "count": 1})
-        verb, _, index = post.get("action", "").partition(":")
+        verb, index = forms.action(post)
         rows = {"remove-mech": mechs, "remove-drone": drones}.get(verb)
-        if rows is not None and index.isascii() and index.isdigit() and int(index) < len(rows):
-            del rows[int(index)]
+        if rows is not None:
+            del rows[forms.row(index, rows)]
         return {**self.header(pack_ref), "name": post.get("name", "").strip() or "New squad",
                 "notes": post.get("notes", ""), "mechs": mechs, "drones": drones}
 

@@ -35,9 +35,9 @@ class Page(KindPage):
                 notices.append("That pilot is in the lance already.")
             elif len(pilots) < MAX_PILOTS:
                 pilots.append(found)
-        verb, _, index = post.get("action", "").partition(":")
-        if verb == "remove-pilot" and index.isascii() and index.isdigit() and int(index) < len(pilots):
-            del pilots[int(index)]
+        verb, index = forms.action(post)
+        if verb == "remove-pilot":
+            del pilots[forms.row(index, pilots)]
         return {**self.header(pack_ref), "name": post.get("name", "").strip() or "New lance",
                 "notes": post.get("notes", ""), "pilots": [{"build": p} for p in pilots]}
 

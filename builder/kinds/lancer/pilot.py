@@ -81,7 +81,7 @@ class Page(KindPage):
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
         items = catalogue.items
-        verb, _, where = post.get("action", "").partition(":")
+        verb, where = forms.action(post)
         ranks = {name: {key: forms.whole_number(post, f"{prefix}-{key}", 0, 0, 3)
                         for key, item in items.items() if isinstance(item, model)}
                  for name, prefix, model in (("triggers", "trigger", Skill), ("talents", "talent", Talent),
@@ -96,8 +96,8 @@ class Page(KindPage):
         document["hase"] = {k: v for k, v in document["hase"].items() if v}
         mechs = [mech_from_post(post, m, items, verb, where)
                  for m in range(forms.whole_number(post, "mech-count", 0, 0, MAX_MECHS))]
-        if verb == "remove-mech" and where.isascii() and where.isdigit() and int(where) < len(mechs):
-            del mechs[int(where)]
+        if verb == "remove-mech":
+            del mechs[forms.row(where, mechs)]
         new_frame = post.get("add-mech", "")
         if isinstance(items.get(new_frame), Frame) and len(mechs) < MAX_MECHS:
             frame = items[new_frame]
@@ -175,8 +175,8 @@ def picked(post, name: str, verb: str, where: str, model, items) -> list[str]:
     """A list the form keeps in order as hidden fields, with an add picker and remove buttons."""
     chosen = [post.get(f"{name}-{i}", "") for i in range(forms.whole_number(post, f"{name}-count", 0, 0, MAX_LIST))]
     chosen = [key for key in chosen if key]
-    if verb == f"remove-{name}" and where.isascii() and where.isdigit() and int(where) < len(chosen):
-        del chosen[int(where)]
+    if verb == f"remove-{name}":
+        del chosen[forms.row(where, chosen)]
     added = post.get(f"add-{name}", "")
     if isinstance(items.get(added), model) and len(chosen) < MAX_LIST:
         chosen.append(added)
@@ -204,9 +204,7 @@ def mech_from_post(post, m: int, items, verb: str, where: str) -> dict[str, Any]
     systems = [post.get(f"{at}-system-{s}", "") for s in range(forms.whole_number(post, f"{at}-system-count", 0, 0, MAX_SYSTEMS))]
     systems = [key for key in systems if key]
     if verb == "remove-system" and where.startswith(f"{m}."):
-        index = where.partition(".")[2]
-        if index.isascii() and index.isdigit() and int(index) < len(systems):
-            del systems[int(index)]
+        del systems[forms.row(where.partition(".")[2], systems)]
     added = post.get(f"{at}-add-system", "")
     if isinstance(items.get(added), System) and len(systems) < MAX_SYSTEMS:
         systems.append(added)
@@ -290,7 +288,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
 def limited(item, detail) -> int:
     """Uses of a Limited item: its tag's value, plus half Engineering on a mech's (L-B08)."""
     tag = tagged(item, "tg_limited")
-    if tag is None or not str(tag.val).isdigit():
+    if tag is None or not (str(tag.val).isascii() and str(tag.val).isdigit() and len(str(tag.val)) <= 6):
         return 0
     return int(tag.val) + (detail["stats"]["limited_bonus"]["value"] if detail else 0)
 

@@ -58,11 +58,11 @@ class Page(KindPage):
         for name in ("infantry", "aircraft"):
             if post.get(f"add-{name}"):
                 entries[name].append({"item": post[f"add-{name}"], "count": 1})
-        verb, _, index = post.get("action", "").partition(":")
+        verb, index = forms.action(post)
         rows = {"remove-unit": units, "remove-drone": drones, "remove-infantry": entries["infantry"],
                 "remove-aircraft": entries["aircraft"]}.get(verb)
-        if rows is not None and index.isascii() and index.isdigit() and int(index) < len(rows):
-            del rows[int(index)]
+        if rows is not None:
+            del rows[forms.row(index, rows)]
         budget = post.get("credit_budget", "").strip()
         return {**self.header(pack_ref), "name": post.get("name", "").strip() or "New company",
                 "notes": post.get("notes", ""),
@@ -104,9 +104,7 @@ def find(text: str, catalogue: Catalogue, units) -> dict[str, Any] | None:
     if "#example:" in text:
         index = text.rsplit("#example:", 1)[1]
         written = examples(catalogue)
-        if index.isascii() and index.isdigit() and int(index) < len(written):
-            return {"unit": written[int(index)]}
-        return None
+        return {"unit": written[int(index)]} if forms.INDEX.fullmatch(index) and int(index) < len(written) else None
     if "#" in text:
         return {"build": text.rsplit("#", 1)[1]}
     if "/s/" in text:

@@ -67,9 +67,9 @@ class Page(KindPage):
                 if post.get(f"mount-{i}-ammo"):
                     mount["ammo"] = post.get(f"mount-{i}-ammo")
                 mounts.append(mount)
-        verb, _, index = post.get("action", "").partition(":")
-        if verb == "remove" and index.isascii() and index.isdigit() and int(index) < len(mounts):
-            del mounts[int(index)]
+        verb, index = forms.action(post)
+        if verb == "remove":
+            del mounts[forms.row(index, mounts)]
         chassis = post.get("chassis") or None
         card = catalogue.items.get(chassis) if chassis else None
         if isinstance(card, Chassis):

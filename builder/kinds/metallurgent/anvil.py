@@ -100,16 +100,13 @@ class Page(KindPage):
             if any(chipsets):
                 entry["chipsets"] = [key for key in chipsets if key][:MAX_CHIPSETS]
             gear.append(entry)
-        verb, _, index = post.get("action", "").partition(":")
+        verb, index = forms.action(post)
         if verb == "remove":
-            number = forms.whole_number({"action": index}, "action", low=0)
-            if number < len(gear):
-                del gear[number]
+            del gear[forms.row(index, gear)]
         elif verb == "unload":
             row, _, copy = index.partition(":")
-            row, copy = forms.whole_number({"n": row}, "n", low=0), forms.whole_number({"n": copy}, "n", low=0)
-            if row < len(gear) and copy < len(gear[row].get("chipsets", [])):
-                del gear[row]["chipsets"][copy]
+            chipsets = gear[forms.row(row, gear)].get("chipsets", [])
+            del chipsets[forms.row(copy, chipsets)]
         for mount in MOUNTS:
             item = post.get(f"add-{mount}", "")
             if item:

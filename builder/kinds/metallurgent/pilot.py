@@ -36,7 +36,7 @@ class Page(KindPage):
         if chosen and spec is None:
             history.append({"specialise": chosen})
             spec = chosen
-        verb, _, key = post.get("action", "").partition(":")
+        verb, key = forms.action(post)
         if verb == "learn":
             skill = catalogue.items.get(key)
             if skill is None or catalogue.categories.get(key) != "skill":
@@ -80,10 +80,7 @@ class Page(KindPage):
 
 
 def _history(post) -> list[dict[str, Any]]:
-    try:
-        history = json.loads(post.get("history") or "[]")
-    except json.JSONDecodeError:
-        raise forms.problem("history", "not valid JSON") from None
+    history = forms.json_field(post, "history", [], longest=256 * 1024)
     if not isinstance(history, list) or len(history) > MAX_HISTORY:
         raise forms.problem("history", f"a list of at most {MAX_HISTORY} events")
     return history

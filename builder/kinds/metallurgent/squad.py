@@ -47,21 +47,20 @@ class Page(KindPage):
                 if target != i and target < len(platoons):
                     platoon["members"].remove(member)
                     platoons[target]["members"].append(member)
-        verb, _, arg = post.get("action", "").partition(":")
-        numbers = [int(n) if n.isascii() and n.isdigit() else -1 for n in arg.split(":")]
+        verb, arg = forms.action(post)
         if verb == "add-platoon":
             platoons.append({"name": f"Platoon {len(platoons) + 1}", "members": []})
-        elif verb == "remove-platoon" and 0 <= numbers[0] < len(platoons):
-            del platoons[numbers[0]]
-        elif verb in ("up", "down") and 0 <= numbers[0] < len(platoons):
-            index = numbers[0]
+        elif verb == "remove-platoon":
+            del platoons[forms.row(arg, platoons)]
+        elif verb in ("up", "down"):
+            index = forms.row(arg, platoons)
             other = index - 1 if verb == "up" else index + 1
             if 0 <= other < len(platoons):
                 platoons[index], platoons[other] = platoons[other], platoons[index]
-        elif verb == "remove-member" and len(numbers) == 2:
-            p, m = numbers
-            if 0 <= p < len(platoons) and 0 <= m < len(platoons[p]["members"]):
-                del platoons[p]["members"][m]
+        elif verb == "remove-member":
+            platoon, _, member = arg.partition(":")
+            members = platoons[forms.row(platoon, platoons)]["members"]
+            del members[forms.row(member, members)]
         players = post.get("players", "").strip()
         return {
             **self.header(pack_ref),

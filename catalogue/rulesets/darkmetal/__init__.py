@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from ..dice import darkmetal_pool
-from ..spec import Dice, DiceOption, ItemRef, Kind, Ruleset
+from ..spec import Dice, DiceOption, ItemRef, Kind, PackLink, Ruleset
 from . import audit, campaign, rules
 from .schema import CATEGORIES, CATEGORY_LABELS, LeaderBuild
 
@@ -32,4 +32,9 @@ RULESET = Ruleset(
     signed_stats=frozenset({"to_hit"}),
     leading_columns=("cost", "carry", "attach_points", "score", "to_hit", "damage", "pierce", "max_range"),
     effect_notes=audit.notes,
+    pack_links=(PackLink("ally_template", "upgrades_from[]", ("ally_template",)),
+                PackLink("ally_template", "weapons[]", ("weapon", "attach_weapon")),
+                PackLink("ally_template", "free_weapons[]", ("weapon", "attach_weapon")),
+                *(PackLink(category, path, ("splice", "cyber")) for category in ("splice", "cyber")
+                  for path in ("requires_any[]", "excludes[]", "grants.alongside"))),
 )

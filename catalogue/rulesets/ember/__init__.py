@@ -8,7 +8,7 @@ from .schema import CATEGORIES, CATEGORY_LABELS, MechBuild, SquadBuild
 
 KINDS = (
     Kind("mech", "Mech", MechBuild, "part", lambda build, catalogue, linked: rules.validate(build, catalogue),
-         items=(ItemRef("parts{}"), ItemRef("pilot")), secrecy=SECRECY),
+         items=(ItemRef("parts{}", dropped=True), ItemRef("pilot")), secrecy=SECRECY),
     Kind("squad", "Squad", SquadBuild, "part", rules.validate_squad, links=(Link("mechs[].build", "mech"),),
          items=(ItemRef("mechs[].mech.parts{}", "mechs[]"), ItemRef("mechs[].mech.pilot", "mechs[]"),
                 ItemRef("drones[].drone", "drones[]"))),

@@ -21,6 +21,7 @@ from itertools import zip_longest
 from typing import Any
 
 from ..base import BuildError, Catalogue, parse_as
+from ..reading import Unreadable, loads_json
 from ..spec import Unknown
 from . import construction as c
 from .rules import PILOT_HP, resolve
@@ -63,14 +64,14 @@ def _load(raw: bytes | str | dict) -> dict:
     if size > MAX_BYTES:
         raise BuildError([{"path": "(file)", "message": f"{size} bytes; a COMP/CON pilot is read up to 2 MB"}])
     try:
-        data = json.loads(raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.removeprefix("\ufeff"))
+        data = loads_json(raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.removeprefix("\ufeff"))
     except UnicodeDecodeError as exc:
         raise BuildError([{"path": "(file)", "message": f"not UTF-8 text (byte {exc.start})"}]) from None
     except json.JSONDecodeError as exc:
         raise BuildError([{"path": "(file)", "message": f"not JSON: line {exc.lineno}, column {exc.colno} "
                                                         f"({exc.msg})"}]) from None
-    except (ValueError, RecursionError):  # numbers too long to read, nesting too deep
-        raise BuildError([{"path": "(file)", "message": "not a JSON file Hardpoint can read"}]) from None
+    except Unreadable as exc:  # numbers too long to read, nesting too deep, NUL in a string
+        raise BuildError([exc.problem("(file)")]) from None
     if not isinstance(data, dict):
         raise BuildError([{"path": "(file)", "message": f"a COMP/CON pilot is a JSON object, not {_kind(data)}"}])
     return data

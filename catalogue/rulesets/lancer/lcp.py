@@ -13,10 +13,11 @@ from typing import Any
 
 from ..base import PackError, PackUnreadable
 from ..packs import Entries, unzip
+from ..reading import Unreadable, loads_json
 from .schema import LCP_FILES
 
 MANIFEST = "lcp_manifest.json"
-EXACT = re.compile(r"^=?\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$")
+EXACT = re.compile(r"^=?\s*v?([0-9]{1,6})(?:\.([0-9]{1,6}))?(?:\.([0-9]{1,6}))?$")
 
 
 def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda name: []
@@ -56,9 +57,11 @@ def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda n
 
 def _json(data: bytes, where: str) -> Any:
     try:
-        return json.loads(data.decode("utf-8-sig"))
+        return loads_json(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise PackUnreadable(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    except Unreadable as exc:
+        raise PackUnreadable(f"{where}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise PackUnreadable(f"{where}: not valid JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})") from None
     except RecursionError:

@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from ..dice import d100_roll_under
-from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
 from . import company, rules
 from .cells import CELLS
 from .schema import CATEGORIES, CATEGORY_LABELS, CompanyBuild, UnitBuild
@@ -29,4 +29,5 @@ RULESET = Ruleset(
     leading_columns=("unit_type", "role", "size", "types", "hp", "agility", "movement", "movement_type", "vision",
                      "ewar", "cost"),
     cell_text=CELLS,
+    pack_links=(PackLink("drone", "weapons[]", ("weapon",)), PackLink("infantry", "weapons[].weapon", ("weapon",))),
 )

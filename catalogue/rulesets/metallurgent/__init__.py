@@ -4,7 +4,7 @@ from typing import Any
 
 from ..base import BuildError
 from ..dice import metallurgent_pool
-from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
 from . import pilots, rules, squads
 from .schema import CATEGORIES, CATEGORY_LABELS, AnvilBuild, PilotBuild, SquadBuild
 
@@ -53,4 +53,5 @@ RULESET = Ruleset(
     leading_columns=("type", "subtype", "weapon_class", "weapon_type", "category", "chassis", "cooling",
                      "targeting_type", "load", "size", "mount", "hardpoints", "strength", "defence", "damage",
                      "damage_type", "range"),
+    pack_links=(PackLink("skill", "mother", ("skill",)),),
 )
