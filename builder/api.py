@@ -75,15 +75,24 @@ def _ruleset(key: str):
 
 
 def _pack(request, key: str) -> Pack:
-    ref, category = request.GET.get("pack"), request.GET.get("category")
-    if ref:
+    """The pack `?pack=name@version` names, or the newest holding `?category=`. An uploaded pack is read through
+    its share link only (`?pack_link=`, with `pack=` for one of its versions), as on its own page."""
+    ref, category, link = request.GET.get("pack"), request.GET.get("category"), request.GET.get("pack_link")
+    if link is not None:
+        owner = UserPack.by_link(link)
+        if owner is None:
+            raise ApiError(404, "pack_link: no uploaded pack has that share link")
+        pack = owner.versions.filter(version=ref.partition("@")[2]).first() if ref else owner.newest()
+    elif ref:
         pack = find_pack(ref)
+        if pack is not None and pack.source not in Pack.PUBLIC:
+            raise ApiError(404, f"{ref[:80]} is an uploaded pack: read it with pack_link=<its share link>")
     elif category in ACTIVE[key].categories:
         pack = latest_pack_with(key, category)
     else:
         pack = latest_pack(key)
     if pack is None or pack.ruleset.key != key:
-        raise ApiError(404, f"no pack {ref or ''} loaded for {key}".replace("  ", " "))
+        raise ApiError(404, f"no pack {(ref or '')[:80]} loaded for {key}".replace("  ", " "))
     return pack
 
 
@@ -107,9 +116,14 @@ def items(request, key: str):
         raise ApiError(400, f"unknown category {category!r}; expected one of {', '.join(ruleset.categories)}")
     pack = _pack(request, key)
     catalogue = catalogue_for(pack)
-    found = [{"key": k, "category": c, **catalogue.items[k].model_dump(mode="json", exclude={"key"})}
+    # The pack's category is the item's `category`; an item's own field of that name (a weapon's) stays beside it.
+    found = [{"key": k, **_renamed(catalogue.items[k].model_dump(mode="json", exclude={"key"})), "category": c}
              for k, c in catalogue.categories.items() if category in (None, c)]
     return JsonResponse({"ruleset": key, "pack": pack.ref, "source": pack.source, "items": found})
+
+
+def _renamed(fields: dict[str, Any]) -> dict[str, Any]:
+    return {("item_category" if name == "category" else name): value for name, value in fields.items()}
 
 
 @endpoint("GET")

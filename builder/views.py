@@ -6,7 +6,6 @@ printing are one code path for all of them.
 from __future__ import annotations
 
 import json
-import re
 
 from django.conf import settings
 from django.contrib import messages
@@ -95,8 +94,7 @@ def pack_options(request, page) -> list[dict]:
 
 def _pack_from_link(request, page) -> str:
     """A pasted pack share link (or its id) as the new-build address on that pack's newest version."""
-    found = re.search(r"(?:/packs/)?([A-Za-z0-9_-]{4,32})/?$", request.GET.get("pack_link", "").strip())
-    owner = UserPack.objects.filter(share_id=found.group(1)).first() if found else None
+    owner = UserPack.by_link(request.GET.get("pack_link", ""))
     newest = owner.newest() if owner else None
     if newest is None:
         raise Http404("That is not a pack's share link here.")

@@ -1,4 +1,5 @@
 """The catalogue store: each pack version is kept, so saved builds keep the parts they were built with."""
+import re
 import secrets
 
 from django.db import models
@@ -41,6 +42,12 @@ class UserPack(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("pack-edit", args=[self.edit_token])
+
+    @classmethod
+    def by_link(cls, text: str) -> "UserPack | None":
+        """The pack a pasted share link (or its bare id) names; None for anything else."""
+        found = re.search(r"(?:/packs/)?([A-Za-z0-9_-]{4,32})/?$", str(text).strip().partition("?")[0])
+        return cls.objects.filter(share_id=found.group(1)).first() if found else None
 
     def newest(self) -> "Pack | None":
         """Its newest loaded version."""

@@ -181,3 +181,22 @@ def test_an_upgrade_that_drops_a_weapon_takes_its_mod_with_it(cat):
                                                         {"weapons": []}]}
     moved = upgraded(pilot(mechs=[mech]), kind, old, new)
     assert moved.document["mechs"][0]["mounts"][0] == {"weapons": ["rifle"], "mods": ["scope"]}
+
+
+@pytest.mark.parametrize("mods, left", [(["scope2", None], [None]), (["scope2", "scope"], ["scope"]),
+                                        ([None, "scope2"], [None])])
+def test_an_upgrade_that_drops_a_weapon_and_a_mod_together_empties_both(cat, mods, left):
+    """A weapon and its own mod both gone, or a weapon gone and the next weapon's mod gone: what changed, the
+    changes API and Upgrade once indexed past the end of the mods."""
+    from builder.changes import upgraded
+    from catalogue.rulesets import ACTIVE
+    kind = ACTIVE["lancer"].kind("pilot")
+    gun = CATEGORIES["weapon"].model_validate({"id": "gun", "name": "Gun", "mount": "Auxiliary", "type": "Rifle"})
+    scope2 = CATEGORIES["mod"].model_validate({"id": "scope2", "name": "Scope II", "sp": 1})
+    old = Catalogue("lancer", cat.pack, {**cat.items, "gun": gun, "scope2": scope2},
+                    {**cat.categories, "gun": "weapon", "scope2": "mod"}, "Old")
+    new = Catalogue("lancer", "lancer-test@1.1.0", cat.items, cat.categories, "New")
+    mech = {"name": "Gull", "frame": "kite", "mounts": [{"weapons": ["gun", "rifle"], "mods": mods}, {"weapons": []}]}
+    moved = upgraded(pilot(mechs=[mech]), kind, old, new)
+    assert moved.document["mechs"][0]["mounts"][0] == {"weapons": ["rifle"], "mods": left}
+    assert {e["key"] for e in moved.emptied} == {"gun", "scope2"}

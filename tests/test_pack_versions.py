@@ -164,3 +164,33 @@ def test_pilot_and_squad_references_and_what_an_upgrade_empties():
     squad = ACTIVE["metallurgent"].kind("squad")
     [(ref, where, key)] = squad.items_used({"platoons": [{"members": [{"build": "abc"}, {"unit": "tank"}]}]})
     assert (where, key, ref.cleared(where)) == (("platoons", 0, "members", 1, "unit"), "tank", ("platoons", 0, "members", 1))
+
+
+def ember_pack(client, version: str, parts: list[dict], token=None) -> str:
+    header = {"name": "ember-kit", "version": version, "ruleset": "ember", "title": "Ember kit",
+              "extends": pack_ref("ember", "mech")}
+    raw = yaml.safe_dump({**header, "items": {"part": parts}}).encode()
+    response = client.post(f"/api/packs/{token}" if token else "/api/packs", data=raw, content_type="application/yaml")
+    assert response.status_code == 201, response.content
+    return response.json()["edit_token"]
+
+
+def test_an_ember_upgrade_to_a_version_lacking_a_part_empties_its_slot_and_names_it(client, packs):
+    """An Ember slot is empty when it has no entry: the Part comes out with its slot, as other kinds' items do."""
+    starter = catalogue_by_ref(pack_ref("ember", "mech"))
+    example = next(e for e in latest_pack("ember", "mech").examples if e["kind"] == "mech")
+    slot, key = next(iter(example["parts"].items()))
+    copy = {**starter.items[key].model_dump(mode="json"), "key": "kit-" + key, "name": "Kit Copy"}
+    token = ember_pack(client, "1.0.0", [copy])
+    document = {**example, "pack": "ember-kit@1.0.0", "parts": {**example["parts"], slot: "kit-" + key}}
+    saved = client.post("/api/builds", data=json.dumps(document), content_type="application/json").json()
+    ember_pack(client, "1.1.0", [{**copy, "key": "kit-other", "name": "Other Copy"}], token)
+    changes = client.get(f"/api/builds/{saved['share_id']}/changes")
+    assert changes.status_code == 200, changes.content
+    assert changes.json()["emptied"] == [{"path": f"parts.{slot}", "key": "kit-" + key, "name": "Kit Copy"}]
+    build = Build.objects.get(share_id=saved["share_id"])
+    response = client.post(f"/b/{build.edit_token}/upgrade", {"pack": "ember-kit@1.1.0", "version": "1"})
+    assert response.status_code == 302
+    build.refresh_from_db()
+    assert build.pack_ref == "ember-kit@1.1.0" and slot not in build.document["parts"]
+    assert build.document["removed"][0]["path"] == f"parts.{slot}"

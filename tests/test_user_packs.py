@@ -224,3 +224,27 @@ def test_a_zip_of_csvs_uploads_through_the_api_and_the_command(client, packs, tm
                                "weapon.csv": as_csv({**SPIKE, "damage": "lots"})}))
     code, _, err = run(str(broken))
     assert code == 1 and "weapon.csv" in err and "damage" in err and not Pack.objects.filter(name="broken-kit")
+
+
+# --- the API reads an uploaded pack only through its share link -------------------------------------
+
+@pytest.mark.parametrize("endpoint", ["items", "examples"])
+def test_the_api_reads_an_uploaded_pack_only_through_its_share_link(client, packs, endpoint):
+    """As on the catalogue pages: knowing a pack's name and version is not its link."""
+    uploaded = api_upload(client, deep_kit()).json()
+    url = f"/api/rulesets/darkmetal/{endpoint}"
+    refused = client.get(url, {"pack": "deep-kit@1.0.0"})
+    assert refused.status_code == 404 and "pack_link" in refused.json()["reason"]
+    assert client.get(url, {"pack_link": "/packs/nosuchpack/"}).status_code == 404
+    shared = client.get(url, {"pack_link": uploaded["share_url"]})
+    assert shared.status_code == 200 and shared.json()["pack"] == "deep-kit@1.0.0"
+    versioned = client.get(url, {"pack_link": uploaded["share_url"], "pack": "deep-kit@1.0.0"})
+    assert versioned.json()["pack"] == "deep-kit@1.0.0"
+    assert client.get(url, {"pack_link": uploaded["share_url"], "pack": BASE}).status_code == 404  # not its version
+
+
+def test_an_items_own_category_field_does_not_overwrite_the_pack_category(client, packs):
+    """A METALLURGENT weapon has a `category` of its own (ballistic, energetic, melee)."""
+    items = client.get("/api/rulesets/metallurgent/items", {"category": "weapon"}).json()["items"]
+    assert items and all(i["category"] == "weapon" for i in items)
+    assert {i["item_category"] for i in items} <= {"ballistic", "energetic", "melee"}

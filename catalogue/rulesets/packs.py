@@ -16,6 +16,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -191,6 +192,8 @@ def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
         blank = blanks[len(items)] = set()
         for column, cell in zip(columns, row):
             cell = cell.strip()
+            if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS):
+                cell = cell[1:]  # what an export quoted so that no spreadsheet runs it
             if not cell or not column:
                 blank.add(column)
                 continue
@@ -471,8 +474,18 @@ def to_csv(items: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({column: _inert(cell) for column, cell in row.items()} for row in rows)
     return out.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def _inert(cell: str) -> str:
+    """A cell a spreadsheet would run as a formula, quoted so it shows as text (`'=…`); numbers stay numbers. The
+    upload reader takes the quote off again."""
+    return f"'{cell}" if cell.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(cell) else cell
 
 
 def _flat_cells(value: dict[str, Any], prefix: str = "") -> dict[str, str]:

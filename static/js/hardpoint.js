@@ -84,8 +84,10 @@ function showUndo() {
 }
 function restore(state) {
   const form = builderForm();
-  const values = Object.fromEntries(new URLSearchParams(state));
-  for (const key of IGNORED) if (form.elements[key]) values[key] = form.elements[key].value;
+  // Every value of a repeated field (a Pilot's Developments) comes back, in its order: FormData, not an object.
+  const values = new FormData();
+  for (const [key, value] of new URLSearchParams(state)) values.append(key, value);
+  for (const key of IGNORED) if (form.elements[key]) values.set(key, form.elements[key].value);
   states.restoring = true;
   htmx.ajax("POST", form.getAttribute("action"), {source: document.body, target: "#workbench", swap: "outerHTML", values});
 }
