@@ -35,7 +35,10 @@ def forbidden(request, exception=None):
 
 
 def not_found(request, exception=None):
-    return answer(request, 404)
+    """Our own 404s say why in words written for the player (`Http404("No such example")`); the URL resolver's
+    (its routes) and get_object_or_404's (a model's name) are not shown."""
+    said = exception.args[0] if exception is not None and exception.args else ""
+    return answer(request, 404, said if isinstance(said, str) and "matches the given query" not in said else "")
 
 
 def server_error(request):

@@ -27,7 +27,7 @@ from .errors import bad_input, go_to
 from .kinds import PAGES, page_for
 from .models import Build
 from .pdf import Sheet
-from .session import draft, forget, forget_draft, keep, keep_draft, keep_pack, mine, my_packs
+from .session import draft, forget, forget_draft, keep, keep_draft, keep_pack, may_build_on, mine, my_packs
 
 
 def home(request):
@@ -70,9 +70,7 @@ def new_build(request, ruleset: str, kind: str):
     notices: list[str] = []
     try:
         pack_ref = request.POST.get("pack", pack.ref)
-        catalogue = catalogue_by_ref(pack_ref)
-        if catalogue is None:
-            raise BuildError([{"path": "pack", "message": f"pack {pack_ref[:60]} is not loaded here"}])
+        catalogue = _new_build_catalogue(request, pack_ref)
         checked = store.check(page.read_post(request.POST, pack_ref, catalogue, request, notices))
     except BuildError as error:
         return bad_input(request, error)
@@ -83,6 +81,18 @@ def new_build(request, ruleset: str, kind: str):
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
         return go_to(request, build.get_absolute_url())
     return page.render(request, checked, build=None, dirty=True, notices=notices)
+
+
+def _new_build_catalogue(request, pack_ref: str):
+    """The pack a new build's form names, if this browser may build on it (see session.may_build_on)."""
+    catalogue = catalogue_by_ref(pack_ref)
+    if catalogue is not None and catalogue.source not in Pack.PUBLIC:
+        found = find_pack(pack_ref)
+        catalogue = catalogue if found is not None and may_build_on(request, found) else None
+    if catalogue is None:
+        raise BuildError([{"path": "pack", "message": f"pack {pack_ref[:60]} is not loaded here, or is an uploaded "
+                                                      f"pack whose share link this browser has not opened"}])
+    return catalogue
 
 
 def pack_options(request, page) -> list[dict]:
@@ -112,6 +122,8 @@ def chosen_pack(request, page) -> Pack | None:
     if pack is None or pack.ruleset.key != page.ruleset.key or not pack.items.filter(
             category=page.kind.pack_category).exists():
         raise Http404(f"No pack {ref[:60]} for a {page.ruleset.name} {page.kind.label}")
+    if not may_build_on(request, pack):
+        raise Http404(f"{ref[:60]} is an uploaded pack: open its share link first, or paste it under Pack")
     return pack
 
 
@@ -282,9 +294,10 @@ def _restored_draft(request, page, pack_ref: str, build: Build | None = None):
         return None
     form, at = kept
     try:
-        pack_ref = pack_ref if build is not None else form.get("pack", pack_ref)
-        catalogue = catalogue_by_ref(pack_ref)
-        if catalogue is None:
+        if build is None:
+            pack_ref = form.get("pack", pack_ref)
+            catalogue = _new_build_catalogue(request, pack_ref)
+        elif (catalogue := catalogue_by_ref(pack_ref)) is None:
             raise BuildError([{"path": "pack", "message": "pack not loaded"}])
         checked = store.check(page.read_post(form, pack_ref, catalogue, request, []))
     except BuildError:

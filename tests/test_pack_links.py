@@ -74,5 +74,6 @@ def test_an_ember_example_mech_without_a_name_is_listed_by_its_default_name(clie
     assert response.status_code == 201, response.content
     pack = Pack.objects.get(name="ember-kit")
     assert pack.examples[0]["name"] == "New Mech"
+    client.get(response.json()["share_url"])  # the builder shows an uploaded pack once its link is opened
     builder = client.get("/new/ember/mech/?pack=ember-kit@1.0.0&example=0")
     assert builder.status_code == 200 and b"New Mech" in builder.content

@@ -248,3 +248,17 @@ def test_an_items_own_category_field_does_not_overwrite_the_pack_category(client
     items = client.get("/api/rulesets/metallurgent/items", {"category": "weapon"}).json()["items"]
     assert items and all(i["category"] == "weapon" for i in items)
     assert {i["item_category"] for i in items} <= {"ballistic", "energetic", "melee"}
+
+
+def test_a_new_build_starts_on_an_uploaded_pack_only_after_its_share_link_was_opened(client, packs):
+    """The builder shows a pack's items in its pickers: as for the API, its name and version are not its link."""
+    uploaded = api_upload(client, deep_kit()).json()  # the API keeps nothing in this browser's session
+    new_url = "/new/darkmetal/leader/?pack=deep-kit@1.0.0"
+    refused = client.get(new_url)
+    assert refused.status_code == 404 and b"open its share link" in refused.content
+    posted = client.post("/new/darkmetal/leader/", {"name": "Snoop", "pack": "deep-kit@1.0.0", "armor": ""})
+    assert posted.status_code == 422 and b"share link" in posted.content
+    client.post("/draft/", {"draft_for": "/new/darkmetal/leader/", "pack": "deep-kit@1.0.0", "name": "Snoop"})
+    assert b"Snoop" not in client.get("/new/darkmetal/leader/").content  # a forged draft reads nothing either
+    client.get(uploaded["share_url"])
+    assert client.get(new_url).status_code == 200
