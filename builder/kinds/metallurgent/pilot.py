@@ -13,7 +13,7 @@ from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.house_rules import setting
 from catalogue.rulesets.metallurgent import pilots
 from catalogue.rulesets.metallurgent.rules import OPTIONS
-from catalogue.rulesets.metallurgent.schema import KNOWLEDGES, SPECIALISATIONS
+from catalogue.rulesets.metallurgent.schema import KNOWLEDGES, MAX_DEVELOPMENTS, SPECIALISATIONS
 
 from ... import forms
 from ..base import KindPage
@@ -62,7 +62,9 @@ class Page(KindPage):
             "xp": forms.whole_number(post, "xp", 0),
             "lifepath": post.get("lifepath") or None,
             "profession": post.get("profession") or None,
-            "developments": [d for d in post.getlist("development") if d],
+            # A Development may be taken more than once (each adds its bonus again): a count each, never a checkbox.
+            "developments": [d.key for d in catalogue.of("development")
+                             for _ in range(forms.whole_number(post, f"development-{d.key}", 0, 0, MAX_DEVELOPMENTS))],
             "proficiencies": proficiencies,
             "talents": [t.strip() for t in post.get("talents", "").splitlines() if t.strip()],
             "history": history,
@@ -121,7 +123,9 @@ def context(checked, saved_history: int) -> dict[str, Any]:
         "document": document, "report": report, "ledger": ledger, "specs": specs,
         "specialisations": [catalogue.items[s] for s in SPECIALISATIONS if s in catalogue.items],
         "lifepaths": catalogue.of("lifepath"), "professions": catalogue.of("profession"),
-        "developments": catalogue.of("development"), "improvements": improvements,
+        "developments": [{"item": d, "taken": document.get("developments", []).count(d.key)}
+                         for d in catalogue.of("development")],
+        "improvements": improvements,
         "history_json": json.dumps(document.get("history", [])),
         "talents_text": "\n".join(document.get("talents", [])),
         "saved_history": saved_history, "can_undo": len(document.get("history", [])) > saved_history,

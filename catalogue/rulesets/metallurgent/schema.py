@@ -305,6 +305,7 @@ ItemKey = Annotated[str, Field(pattern=KEY_PATTERN)]
 
 
 MAX_CHIPSETS = 24
+MAX_DEVELOPMENTS = 12
 
 
 class GearEntry(Strict):
@@ -457,7 +458,7 @@ class PilotBuild(BuildDocument):
     xp: Annotated[int, Field(ge=0, le=9999)] = 0  # MARA; the scale stops at 499 (M-R99)
     lifepath: ItemKey | None = None
     profession: ItemKey | None = None
-    developments: Annotated[list[ItemKey], Field(max_length=12)] = Field(default_factory=list)
+    developments: Annotated[list[ItemKey], Field(max_length=MAX_DEVELOPMENTS)] = Field(default_factory=list)
     proficiencies: Annotated[list[ProficiencyChoice], Field(max_length=27)] = Field(default_factory=list)
     talents: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=12)] = Field(
         default_factory=list)
