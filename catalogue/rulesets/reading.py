@@ -1,10 +1,10 @@
 """Reading JSON and YAML that someone else wrote (uploads, request bodies, imports), within bounds.
 
-The standard readers trust their input in three ways an upload can abuse: a YAML alias expands to a copy of
-what it names, so a few hundred bytes can become gigabytes; an integer of thousands of digits costs quadratic
-time to convert and past 4,300 digits raises a bare ValueError; and nesting has no limit until serialisation
-breaks. A NUL character reads fine and then PostgreSQL refuses to store it. Every reader here refuses all four
-up front, naming where, as a ValueError subclass the callers already answer as unreadable input.
+The standard readers trust their input in ways an upload can abuse: a YAML alias expands to a copy of what it
+names, so a few hundred bytes can become gigabytes; an integer of thousands of digits costs quadratic time to
+convert and past 4,300 digits raises a bare ValueError; nesting has no limit until serialisation breaks; and a
+NUL character, NaN or Infinity reads fine and then PostgreSQL refuses to store it. The readers here refuse each of
+these up front, naming where, as a ValueError subclass the callers already answer as unreadable input.
 """
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ import yaml
 
 MAX_DIGITS = 30  # no count, cost or stat in any game comes near; a longer number is a mistake or an attack
 MAX_DEPTH = 40  # a pack item or a build nests a handful of levels; a cap far above that
-MAX_NODES = 100_000  # YAML values in one file, aliases expanded: twenty times the repo's largest pack; PyYAML
-# holds each as a node of some hundreds of bytes while it builds the file
+# YAML values in one file, aliases expanded: 25 times the repo's largest pack (3,946). PyYAML holds each as a node
+# of some hundreds of bytes while it builds the file, so this also bounds its memory.
+MAX_NODES = 100_000
 
 
 class Unreadable(ValueError):
