@@ -97,12 +97,20 @@ def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
     return Upgraded(copy, emptied)
 
 
+def versions(from_ref: str, to_ref: str) -> tuple[Any, Any]:
+    """The catalogues of a build's pack and of another loaded version of that same pack. Any other pack is refused:
+    "what changed" lists its items to anyone with the build's share link, and an uploaded pack is read through its
+    own link only."""
+    old, new = catalogue_by_ref(from_ref), catalogue_by_ref(to_ref)
+    if old is None or new is None or new.ruleset != old.ruleset or new.pack.split("@")[0] != old.pack.split("@")[0]:
+        raise BuildError([{"path": "pack", "message": f"{to_ref[:60]} is no loaded version of this build's pack "
+                                                      f"{from_ref[:60]}"}])
+    return old, new
+
+
 def compare(document: dict[str, Any], kind, to_ref: str) -> dict[str, Any]:
     """The changes API's answer: items changed, removed and added, and the issues before and after."""
-    old, new = catalogue_by_ref(document["pack"]), catalogue_by_ref(to_ref)
-    if old is None or new is None or new.ruleset != old.ruleset:
-        raise BuildError([{"path": "pack", "message": f"no loaded {old.ruleset if old else ''} pack {to_ref[:60]} "
-                                                      f"to compare with".replace("  ", " ")}])
+    old, new = versions(document["pack"], to_ref)
     used = {key for _, _, key in kind.items_used(document)}
     before = store.check(document).report
     moved = upgraded(document, kind, old, new)

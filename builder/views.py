@@ -420,9 +420,7 @@ def upgrade(request, token: str):
     build = get_object_or_404(Build, edit_token=token)
     page = page_for(build.ruleset, build.kind)
     try:
-        old, new = catalogue_by_ref(build.pack_ref), catalogue_by_ref(str(request.POST.get("pack", ""))[:100])
-        if old is None or new is None or new.ruleset != old.ruleset or new.pack.split("@")[0] != old.pack.split("@")[0]:
-            raise BuildError([{"path": "pack", "message": "choose a loaded version of this build's own pack"}])
+        old, new = changes.versions(build.pack_ref, str(request.POST.get("pack", ""))[:100])
         moved = changes.upgraded(store.check_saved(build).document, page.kind, old, new)
         store.update(build, store.check(moved.document), forms.whole_number(request.POST, "version", low=1))
     except BuildError as error:

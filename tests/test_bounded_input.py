@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
 from builder.models import Build, HouseRulePreset
-from catalogue.loader import latest_pack
+from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.models import Item, Pack, UserPack
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.base import PackError, PackUnreadable
@@ -88,7 +88,7 @@ def test_a_number_past_the_conversion_limit_in_pack_yaml_csv_and_lcp_is_refused(
     with pytest.raises(PackUnreadable, match="digits"):
         read_upload(huge_yaml, "p.yaml", rulesets)
     with pytest.raises(PackError, match="digits"):
-        read_upload(as_csv({**RIFLE, "damage": "9" * 200}), "weapon.csv", rulesets, header=HEADER)
+        read_csv_weapon(to_hit="9" * 200)
     with pytest.raises(PackUnreadable, match="digits"):
         read_upload(lcp(weapons_json=f'[{{"id": "mw_x", "name": "X", "license_level": {HUGE}}}]'), "kit.lcp",
                     {"lancer": ACTIVE["lancer"]})
@@ -247,3 +247,71 @@ def test_an_action_button_that_names_no_row_is_422_naming_the_field(client, pack
 def test_every_kinds_action_buttons_refuse_what_they_cannot_read(client, packs, url, action):
     response = client.post(url, {"name": "x", "action": action})
     assert response.status_code == 422, response.content[:300]
+
+
+# --- found by the fuzzing of every surface (tests/test_fuzz_surfaces.py) ---------------------------
+
+def lzma_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_LZMA) as archive:
+        archive.writestr("pack.yaml", yaml.safe_dump({**HEADER, "description": "x" * 400}))
+    raw = bytearray(buffer.getvalue())
+    start = raw.index(b"pack.yaml") + len("pack.yaml")
+    raw[start + 20:start + 28] = b"\x00\xff" * 4
+    return bytes(raw)
+
+
+def test_a_corrupt_lzma_member_is_unreadable_not_a_server_error(client, packs):
+    with pytest.raises(PackUnreadable, match="cannot be unzipped"):
+        read_upload(lzma_zip(), "kit.zip", ACTIVE)
+    assert upload(client, lzma_zip(), "application/zip").status_code == 400
+
+
+@pytest.mark.parametrize("weapon", [{**WEAPON, "lore": "\ud800"}, {**WEAPON, "id": "\ud800"}])
+def test_a_lone_surrogate_in_an_lcp_is_refused_and_the_upload_page_says_so(client, packs, weapon):
+    """JSON can escape half of a UTF-16 pair, which no UTF-8 encodes: storing or showing it failed."""
+    raw = lcp(weapons_json=json.dumps([weapon]))
+    assert client.post("/api/packs?filename=kit.lcp", data=raw, content_type="application/zip").status_code == 400
+    page = client.post("/packs/", {"file": SimpleUploadedFile("kit.lcp", raw)})
+    assert page.status_code in (400, 422) and b"not text" in page.content
+
+
+def test_yaml_binary_sets_and_dates_are_json_or_refused():
+    """A pack is JSON once stored: a date stays the text it was written as; binary and sets are refused."""
+    lancer = {"name": "kit", "version": "1.0.0", "ruleset": "lancer", "title": "Kit"}
+    dated = yaml.safe_dump({**lancer, "items": {"weapon": [{**WEAPON, "released": "2001-12-14"}]}})
+    item = read_upload(dated.replace("'2001-12-14'", "2001-12-14").encode(), "kit.yaml", ACTIVE).catalogue.items
+    assert item["mw_pinprick"].kept()["released"] == "2001-12-14"
+    for tagged in ("!!binary //79", "!!set {a: null}"):
+        text = yaml.safe_dump({**lancer, "items": {"weapon": [{**WEAPON, "lore": "TAGGED"}]}})
+        with pytest.raises(PackUnreadable, match="is not read here"):
+            read_upload(text.replace("TAGGED", tagged).encode(), "kit.yaml", ACTIVE)
+
+
+@pytest.mark.parametrize("house_rules", [{"nope": 1}, {"trait-budget": 1_000_000}, {"severity": {"DM-R18": "loud"}}])
+def test_an_examples_house_rules_are_checked_at_upload(house_rules):
+    """Unchecked, the upload was accepted and opening the example in the builder failed."""
+    raw = yaml.safe_dump({**DM_HEADER, "extends": pack_ref("darkmetal", "leader"), "items": {"weapon": [SPIKE]},
+                          "examples": [{"name": "Fz", "house_rules": house_rules}]}).encode()
+    with pytest.raises(PackError, match="house_rules"):
+        read_upload(raw, "kit.yaml", ACTIVE, base=catalogue_by_ref)
+
+
+def test_a_list_mixing_rows_and_values_in_an_items_fields_shows_on_its_pack_page(client, packs):
+    raw = lcp(weapons_json=[{**WEAPON, "lore": [{"a": 1}, 2]}])
+    uploaded = client.post("/api/packs?filename=kit.lcp", data=raw, content_type="application/zip")
+    assert uploaded.status_code == 201, uploaded.content
+    assert client.get(uploaded.json()["share_url"]).status_code == 200
+
+
+def read_csv_weapon(**cells):
+    """A DARK METAL weapon (whose to_hit has no upper bound) as a lone CSV extending the rulebook pack."""
+    header = {**DM_HEADER, "extends": pack_ref("darkmetal", "leader")}
+    return read_upload(as_csv({**SPIKE, **cells}), "weapon.csv", ACTIVE, header=header, base=catalogue_by_ref)
+
+
+def test_a_csv_number_written_with_underscores_is_bounded_too(packs):
+    """Python and pydantic read 9_9 as 99: the digits are counted on the number read, not on the cell."""
+    with pytest.raises(PackError, match="more than 30 digits"):
+        read_csv_weapon(to_hit="9_" * 40 + "9")
+    assert read_csv_weapon(to_hit="1_0").catalogue.items["spike-knuckles"].to_hit == 10

@@ -194,3 +194,14 @@ def test_an_ember_upgrade_to_a_version_lacking_a_part_empties_its_slot_and_names
     build.refresh_from_db()
     assert build.pack_ref == "ember-kit@1.1.0" and slot not in build.document["parts"]
     assert build.document["removed"][0]["path"] == f"parts.{slot}"
+
+
+def test_what_changed_compares_only_with_versions_of_the_builds_own_pack(client, upgraded_pack):
+    """Naming another pack listed its items as "added" to anyone with the build's share link, an uploaded pack's
+    too, which is read through its own link only."""
+    other = yaml.safe_dump({**DM_HEADER, "name": "secret-kit", "extends": BASE, "items": {"weapon": [FANG]}}).encode()
+    assert client.post("/api/packs", data=other, content_type="application/yaml").status_code == 201
+    for url in (f"/api/builds/{upgraded_pack.share_id}/changes", f"/s/{upgraded_pack.share_id}/changes/"):
+        refused = client.get(url, {"pack": "secret-kit@1.0.0"})
+        assert refused.status_code == 422 and b"Fang Claw" not in refused.content
+    assert client.get(f"/api/builds/{upgraded_pack.share_id}/changes", {"pack": BASE}).status_code == 422

@@ -16,6 +16,7 @@ import csv
 import hashlib
 import io
 import json
+import lzma
 import re
 import zipfile
 import zlib
@@ -29,7 +30,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from .base import BuildError, Catalogue, PackError, PackHeader, PackUnreadable
-from .reading import MAX_DIGITS, Unreadable, check_tree, load_yaml, loads_json
+from .reading import Unreadable, check_tree, load_yaml, loads_json
 
 # Packs are text: 2 MB holds thousands of items, and a bigger upload is a mistake or an attack.
 MAX_UPLOAD = 2 * 1024 * 1024
@@ -201,10 +202,6 @@ def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
                 problems.add(f"{where}: row {number}: field '{column[:40]}': {len(cell)} characters; at most "
                              f"{MAX_CELL}")
                 continue
-            if len(cell) > MAX_DIGITS and cell.lstrip("+-").isdigit():
-                problems.add(f"{where}: row {number}: field '{column[:40]}': a number of {len(cell)} digits; "
-                             f"numbers here have at most {MAX_DIGITS}")
-                continue
             try:
                 _put(item, column.split("."), _cell(cell))
             except ValueError as exc:
@@ -265,7 +262,8 @@ def unzip(raw: bytes, where: str) -> dict[str, bytes]:
         try:
             with archive.open(info) as member:
                 data = member.read(left + 1)  # declared sizes can lie: stop reading past the limit
-        except (zipfile.BadZipFile, zlib.error, OSError, NotImplementedError, RuntimeError, EOFError) as exc:
+        except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, NotImplementedError, RuntimeError,
+                EOFError) as exc:  # each compression method fails in its own way on corrupt data
             raise PackUnreadable(f"{where}: '{name[:60]}' cannot be unzipped ({str(exc)[:100]})") from None
         left -= len(data)
         if left < 0:

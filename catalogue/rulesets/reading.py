@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 import yaml
@@ -25,7 +26,9 @@ class Unreadable(ValueError):
     """Input refused before it was built: `where` names the place (a JSON path or a YAML line)."""
 
     def __init__(self, message: str, where: str = ""):
-        self.where, self.message = where[:80], message
+        # `where` repeats the input's own keys: shown on pages, it must be text even when they were not.
+        where = _NOT_TEXT.sub(lambda found: f"\\u{ord(found.group()):04x}", where[:80])
+        self.where, self.message = where, message
         super().__init__(f"{self.where}: {message}" if where else message)
 
     def problem(self, within: str = "(document)") -> dict[str, str]:
@@ -50,32 +53,50 @@ def loads_json(text: str | bytes) -> Any:
     return value
 
 
+# Text that is no text: NUL (PostgreSQL refuses it) and lone surrogates (a JSON "\ud800" escape: no UTF-8 encodes it,
+# so the page or the database that meets it fails).
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+_TOO_BIG = 10 ** MAX_DIGITS
+
+
 def check_tree(value: Any) -> None:
-    """Refuse a decoded value nested more than MAX_DEPTH levels, holding NUL in a key or a string, or a number
-    that is not finite (JSON has no NaN or Infinity, and PostgreSQL stores neither in a JSON column)."""
+    """Refuse a decoded value that is not plain JSON data: nested more than MAX_DEPTH levels, a key or string that
+    is not text (`_NOT_TEXT`), a number of more than MAX_DIGITS digits or not finite (JSON has no NaN or Infinity,
+    and PostgreSQL stores neither), or a value of another type (YAML's dates, sets and binary)."""
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         node, path, depth = stack.pop()
+        where = path or "(document)"
         if depth > MAX_DEPTH:
-            raise Unreadable(f"nested more than {MAX_DEPTH} levels deep", path or "(document)")
+            raise Unreadable(f"nested more than {MAX_DEPTH} levels deep", where)
         if isinstance(node, str):
-            if "\x00" in node:
-                raise Unreadable("a NUL character (\\u0000) is not text; remove it", path or "(document)")
+            if _NOT_TEXT.search(node):
+                raise Unreadable("holds a character that is not text (NUL, or half of a UTF-16 pair); remove it",
+                                 where)
+        elif isinstance(node, bool) or node is None:
+            continue
+        elif isinstance(node, int):
+            if abs(node) >= _TOO_BIG:
+                raise Unreadable(f"a number of more than {MAX_DIGITS} digits; numbers here have at most {MAX_DIGITS}",
+                                 where)
         elif isinstance(node, float):
             if not math.isfinite(node):
-                raise Unreadable(f"{node} is not a number that can be stored; write a finite number",
-                                 path or "(document)")
+                raise Unreadable(f"{node} is not a number that can be stored; write a finite number", where)
         elif isinstance(node, dict):
             for key, inner in node.items():
-                if isinstance(key, str) and "\x00" in key:
-                    raise Unreadable("a key holds a NUL character (\\u0000); remove it", path or "(document)")
+                if not isinstance(key, (str, int, float, bool)) or isinstance(key, str) and _NOT_TEXT.search(key):
+                    raise Unreadable("a key that is not text", where)
                 stack.append((inner, f"{path}.{key}" if path else str(key), depth + 1))
         elif isinstance(node, list):
             stack.extend((inner, f"{path}[{i}]", depth + 1) for i, inner in enumerate(node))
+        else:
+            raise Unreadable(f"a {type(node).__name__} value is not read here; write text, a number, a list or a "
+                             f"mapping", where)
 
 
 class _Loader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader):  # type: ignore[misc]
-    """YAML's safe loader with integers bounded like JSON's (YAML 1.1 also reads 1:20:30 as base 60)."""
+    """YAML's safe loader with integers bounded like JSON's (YAML 1.1 also reads 1:20:30 as base 60), and dates
+    kept as the text they were written as: a pack is JSON data once stored."""
 
 
 def _yaml_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
@@ -87,6 +108,7 @@ def _yaml_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _yaml_int)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
 
 
 def load_yaml(text: str) -> Any:

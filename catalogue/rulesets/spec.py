@@ -304,6 +304,7 @@ class Ruleset:
         kind = self.kind_of(example)
         document = {"format": BUILD_FORMAT, "ruleset": self.key, "kind": kind.key, "pack": catalogue.pack, **example}
         build = kind.parse(document)
+        house_rules.check(self.house_rules(), self.rules(), build.house_rules)  # as every build's are (store.check)
         kind.validate(build, catalogue, {})
         return {**document, "name": build.name}  # lists and pickers show every example by its name
 
@@ -331,7 +332,7 @@ class Ruleset:
                 flat[name] = self.cell_text[name](value)
             elif isinstance(value, Mapping):
                 flat.update(self.flatten(value, f"{name}."))
-            elif isinstance(value, list) and value and isinstance(value[0], Mapping):
+            elif isinstance(value, list) and value and all(isinstance(row, Mapping) for row in value):
                 flat[name] = " · ".join("/".join(str(self.display_value(k, v)) for k, v in row.items()) for row in value)
             elif isinstance(value, list):
                 flat[name] = ", ".join(str(v) for v in value)
