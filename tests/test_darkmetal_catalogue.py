@@ -252,6 +252,8 @@ def test_dm_catalogue_cross_references_name_existing_rows(pack, items):
 
 def test_dm_catalogue_descriptions_are_our_own_words(pack):
     """No description repeats a sentence of the rulebook."""
+    if not RULEBOOK.exists():
+        pytest.skip(f"the rulebook {RULEBOOK} is not beside this checkout")
     text = RULEBOOK.read_text().lower()
     for item in pack.catalogue.items.values():
         for written in (getattr(item, "description", ""), getattr(item, "default_kit", "")):

@@ -76,7 +76,8 @@ class ItemRef:
     prefix of the path (`gear[]`: the whole mount), or by default the field itself. An `in_place` list element is
     emptied (None) rather than taken out, where its place means something (a mod on the weapon at its index); a
     list element taken out takes the element at its index in a `paired` sibling list with it (the weapon's mod). A
-    `dropped` mapping value is taken out with its key, where an empty place is a missing entry (an Ember slot)."""
+    `dropped` mapping value is taken out with its key, where an empty place is a missing entry (a slot
+    that is empty by having no card in it)."""
 
     path: str
     clear: str = ""
