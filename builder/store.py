@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.http import Http404
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from catalogue.loader import catalogue_by_ref
@@ -255,9 +256,10 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
     if checked.kind.check_update is not None:
         checked.kind.check_update(build.document, doc)
     with transaction.atomic():
+        # update() skips auto_now: the time of this save is set here, or pages keep showing the first save's.
         changed = Build.objects.filter(pk=build.pk, version=based_on).update(
             name=doc["name"], pack_ref=doc["pack"], document=doc, legal=checked.report.legal,
-            version=F("version") + 1)
+            version=F("version") + 1, updated_at=timezone.now())
         if not changed:
             current = Build.objects.filter(pk=build.pk).values_list("version", flat=True).first()
             if current is None:

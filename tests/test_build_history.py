@@ -65,3 +65,11 @@ def test_a_refused_save_records_no_version(client, three_saves):
     url = f"/api/builds/{three_saves.edit_token}"
     assert put_json(client, url, {"version": 1, "build": three_saves.document}).status_code == 409
     assert BuildVersion.objects.filter(build=three_saves).count() == 3
+
+
+def test_a_build_shows_when_it_was_last_saved_not_first(client, three_saves):
+    """The share header and the home list read `updated_at`; a save is a queryset update, which skips auto_now."""
+    first, last = three_saves.versions.order_by("number")[0].saved_at, three_saves.versions.order_by("-number")[0].saved_at
+    assert three_saves.updated_at > first and abs((last - three_saves.updated_at).total_seconds()) < 1
+    page = client.get(f"/s/{three_saves.share_id}/").content.decode()
+    assert f"updated {three_saves.updated_at:%-d %b %Y %H:%M} UTC" in page
