@@ -25,6 +25,8 @@ def test_m_r01_missing_component(slot):
     [issue] = issues(report, "M-R01")
     assert issue.path == slot and issue.severity == "error"
     assert not report.legal
+    assert issue.hint == {"electronics": "Pick an Electronics.", "fcs": "Pick a Fire Control System."}.get(
+        slot, issue.hint) and " a E" not in issue.hint
 
 
 def test_m_r01_all_components_and_fcs_present():

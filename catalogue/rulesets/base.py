@@ -29,6 +29,11 @@ def field_or(item: Any, name: str, default: Any = None) -> Any:
     return item.__dict__.get(name, default)
 
 
+def with_article(noun: str) -> str:
+    """"an Electronics", "a Generator": hints name what to pick."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def plain_name(value: str) -> str:
     if _FORBIDDEN_IN_NAMES.search(value):
         raise ValueError("may not contain '<', '>' or control characters")

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as, with_article
 from ..house_rules import setting
 from .rules import OPTIONS
 from .schema import ATTRIBUTES, KNOWLEDGES, Learn, PilotBuild, Skill, Specialise
@@ -304,7 +304,7 @@ def check_background(pilot: PilotBuild, catalogue: Catalogue, report: Report) ->
         if count > chosen[knowledge]:
             report.add("M-R94", "info", "proficiencies",
                        f"{count - chosen[knowledge]} Proficiency improvement{'s' if count - chosen[knowledge] != 1 else ''} "
-                       f"in {knowledge.title()} still to choose.", f"Pick a {knowledge.title()} Proficiency.")
+                       f"in {knowledge.title()} still to choose.", f"Pick {with_article(knowledge.title())} Proficiency.")
     proficiency = Counter((c.knowledge, c.proficiency) for c in pilot.proficiencies)
     return Background(attributes, knowledges, granted, proficiency, talents)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, field_or, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Meter, Report, Stat, field_or, pack_problems, parse_as, with_article
 from ..house_rules import load, setting
 from .schema import (
     CHIPSET_CARRIERS,
@@ -250,7 +250,7 @@ def check(anvil: Anvil, report: Report) -> None:
 def check_components(anvil: Anvil, report: Report) -> None:
     for slot in SLOTS:
         if anvil.parts[slot] is None:
-            what = "a Fire Control System" if slot == "fcs" else f"a {SLOT_LABELS[slot]}"
+            what = with_article("Fire Control System" if slot == "fcs" else SLOT_LABELS[slot])
             report.add("M-R01", "error", slot,
                        f"No {SLOT_LABELS[slot]} fitted. An Anvil needs all six Components and a Fire "
                        f"Control System to deploy.", f"Pick {what}.")
