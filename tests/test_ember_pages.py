@@ -134,3 +134,10 @@ def test_a_whole_mech_target_defends_in_its_deployment_stance_unless_told(client
 
     assert ask({"mech": "Choirmaster"}) == "defensive" and ask({}) == "offensive"
     assert ask({"mech": "Choirmaster", "stance": "mobility"}) == "mobility"
+
+
+def test_adding_a_drone_the_squad_has_raises_its_count_instead_of_a_second_row(client, registered):
+    form = {"name": "Embers", "pack": PACK, "mech-count": "0", "drone-count": "1", "drone-0-drone": "picket-gun-drone",
+            "drone-0-count": "2", "add-drone": "picket-gun-drone"}
+    fields, _ = read_form(client.post("/new/ember/squad/", form).content.decode())
+    assert fields["drone-count"] == ["1"] and fields["drone-0-count"] == ["3"]

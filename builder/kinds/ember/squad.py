@@ -44,8 +44,14 @@ class Page(KindPage):
             own = [b for b in (mine(request, self.ruleset.key, "mech") if request is not None else [])
                    if b.name.lower() == added.lower()]
             mechs.append({"build": own[0].share_id if own else forms.share_id(added.rsplit("#", 1)[-1], "add-mech")})
-        if isinstance(catalogue.items.get(post.get("add-drone", "")), Drone) and len(drones) < MAX_DRONES:
-            drones.append({"drone": post["add-drone"], "count": 1})
+        added_drone = post.get("add-drone", "")
+        if isinstance(catalogue.items.get(added_drone), Drone):
+            # One row a kind of Drone: adding one it has raises its count (up to the count field's 12).
+            same = next((row for row in drones if row["drone"] == added_drone), None)
+            if same is not None:
+                same["count"] = min(12, same["count"] + 1)
+            elif len(drones) < MAX_DRONES:
+                drones.append({"drone": added_drone, "count": 1})
         verb, index = forms.action(post)
         rows = {"remove-mech": mechs, "remove-drone": drones}.get(verb)
         if rows is not None:
