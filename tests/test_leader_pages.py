@@ -245,3 +245,11 @@ def test_campaigns_are_recorded_from_the_form(client, packs):
     assert gone["campaigns"] == []
     future = client.post(NEW, {**rows, "log-0-campaign": "5", "action": "save"})
     assert future.status_code == 422 and "<code>campaigns[0].campaign</code>" in future.content.decode()
+
+
+def test_the_backpack_picker_lists_items_on_a_new_leader_before_any_edit(client, packs):
+    """The new-build page's own `pack_options` (this browser's packs) once hid the backpack's until the first edit."""
+    html = client.get("/new/darkmetal/leader/").content.decode()
+    picker = html[html.index('name="add-pack"'):]
+    picker = picker[:picker.index("</select>")]
+    assert picker.count("<option") > 10

@@ -308,7 +308,7 @@ def context(checked) -> dict[str, Any]:
         "hand_options": [w for w in catalogue.of("weapon") if w.carry in ("1H", "2H", "palm", "gripper")],
         "backpack": [{"index": i, "item": items[p["item"]], "campaign": p["campaign"]}
                      for i, p in enumerate(document.get("backpack", []))],
-        "pack_options": catalogue.of("item") + [w for w in catalogue.of("weapon") if w.carry in ("1S", "2S", "2H", "1H")],
+        "backpack_options": catalogue.of("item") + [w for w in catalogue.of("weapon") if w.carry in ("1S", "2S", "2H", "1H")],
         "allies": allies, "templates": catalogue.of("ally_template"), "ally_items": catalogue.of("item"),
         "injuries": [{"index": i, "item": items[t["item"]], "campaign": t["campaign"]}
                      for i, t in enumerate(document.get("injuries", []))],
