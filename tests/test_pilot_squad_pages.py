@@ -64,6 +64,21 @@ def test_choosing_a_spec_and_buying_off_spec_shows_the_markup(client, packs):
     assert "×1.5" in html and bought.context["stats"]["sp_spent"].value == 3
 
 
+def test_m_r96_a_spec_chosen_on_an_unsaved_page_can_still_be_changed_until_saved(client, packs):
+    """M-R96 fixes a Specialisation once chosen; picking one in the form is not choosing until it is saved."""
+    chosen = client.post(NEW_PILOT, pilot_form(specialisation="guardian"))
+    assert b'id="spec-locked"' not in chosen.content and b'<option value="guardian" selected>' in chosen.content
+    history = chosen.context["history_json"]
+    changed = client.post(NEW_PILOT, pilot_form(history=history, specialisation="battlemaster"))
+    assert json.loads(changed.context["history_json"]) == [{"specialise": "battlemaster"}]
+    cleared = client.post(NEW_PILOT, pilot_form(history=history, specialisation=""))
+    assert json.loads(cleared.context["history_json"]) == []
+    pilot = saved("pilot", pack=PILOTS, name="Vesna", xp=30, history=[{"specialise": "guardian"}])
+    assert b'id="spec-locked"' in client.get(pilot.get_absolute_url()).content  # saved: fixed
+    learned = json.dumps([{"specialise": "guardian"}, {"learn": "gd-brace-for-impact", "paid": 1}])
+    assert b'id="spec-locked"' in client.post(NEW_PILOT, pilot_form(history=learned)).content  # Skills bought on it
+
+
 def test_undo_removes_only_unsaved_events(client, packs):
     history = [{"specialise": "guardian"}, {"learn": "gd-brace-for-impact", "paid": 1}]
     undone = client.post(NEW_PILOT, pilot_form(history=json.dumps(history), action="undo", **{"saved-history": "1"}))

@@ -33,6 +33,9 @@ class Page(KindPage):
         saved = forms.whole_number(post, "saved-history", 0, 0, MAX_HISTORY)
         spec = next((e.get("specialise") for e in history if isinstance(e, dict) and "specialise" in e), None)
         chosen = post.get("specialisation", "")
+        if spec is not None and "specialisation" in post and open_spec(history, saved):
+            history.pop()  # chosen since the last save and nothing after it: still the player's to change (M-R96)
+            spec = None
         if chosen and spec is None:
             history.append({"specialise": chosen})
             spec = chosen
@@ -88,6 +91,12 @@ def _history(post) -> list[dict[str, Any]]:
     return history
 
 
+def open_spec(history: list, saved: int) -> bool:
+    """Whether the Specialisation is the last event and not saved yet: M-R96 fixes a Spec once chosen, and a choice
+    on an unsaved page is not made until it is saved (nor once Skills were learned on it)."""
+    return len(history) > saved and isinstance(history[-1], dict) and "specialise" in history[-1]
+
+
 def context(checked, saved_history: int) -> dict[str, Any]:
     catalogue = checked.catalogue
     report, ledger = pilots.assess(checked.document, catalogue)
@@ -129,6 +138,7 @@ def context(checked, saved_history: int) -> dict[str, Any]:
         "history_json": json.dumps(document.get("history", [])),
         "talents_text": "\n".join(document.get("talents", [])),
         "saved_history": saved_history, "can_undo": len(document.get("history", [])) > saved_history,
+        "spec_open": open_spec(document.get("history", []), saved_history),
         "sp_bar": {"spent": round(100 * min(ledger.spent, earned) / earned),
                    "lost": round(100 * min(ledger.markup_lost, earned) / earned),
                    "over": ledger.spent + ledger.markup_lost > ledger.earned},
