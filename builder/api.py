@@ -82,7 +82,8 @@ def _pack(request, key: str) -> Pack:
         owner = UserPack.by_link(link)
         if owner is None:
             raise ApiError(404, "pack_link: no uploaded pack has that share link")
-        pack = owner.versions.filter(version=ref.partition("@")[2]).first() if ref else owner.newest()
+        name, _, version = (ref or "").partition("@")
+        pack = owner.versions.filter(name=name, version=version).first() if ref else owner.newest()
     elif ref:
         pack = find_pack(ref)
         if pack is not None and pack.source not in Pack.PUBLIC:
