@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db import transaction
@@ -43,10 +45,17 @@ class Checked:
     kind: Kind
     catalogue: Catalogue
     report: Report
+    build: Any = None  # the kind's parsed document model
+    linked: Mapping[str, Linked | None] = field(default_factory=dict)  # the saved builds it names, checked
 
     @property
     def name(self) -> str:
         return self.document["name"]
+
+    @cached_property
+    def resolved(self) -> Any:
+        """The typed build its rules read (the kind's `resolve`), or the parsed document for a kind without one."""
+        return self.kind.resolve(self.build, self.catalogue) if self.kind.resolve else self.build
 
 
 class Malformed(BuildError):
@@ -81,12 +90,13 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
     saved = saved or SavedBuilds()
     if kind.links:
         check_link_kinds(ruleset, kind, parsed, saved)
-    report = kind.validate(build, catalogue, saved.linked(kind.linked_ids(parsed), depth))
+    linked = saved.linked(kind.linked_ids(parsed), depth)
+    report = kind.validate(build, catalogue, linked)
     for removed in build.removed:
         report.add("HP-UPGRADE", "warning", removed.path, f"{removed.name} is not in {removed.pack}: the upgrade took "
                                                           f"it out. Choose what goes in its place, then dismiss this.")
     house_rules.apply_severity(report, build.house_rules.get("severity", {}))
-    return Checked(parsed, ruleset, kind, catalogue, report)
+    return Checked(parsed, ruleset, kind, catalogue, report, build, linked)
 
 
 def check_link_kinds(ruleset: Ruleset, kind: Kind, document: dict[str, Any], saved: "SavedBuilds") -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache as once
+from functools import cache as once, cached_property
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +17,7 @@ from django.contrib.messages import get_messages
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.template import engines
 from django.template.loader import render_to_string, select_template
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
@@ -28,7 +29,7 @@ from catalogue.rulesets import house_rules
 from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation
 from catalogue.rulesets.spec import Kind, Ruleset
 
-from .. import changes, forms, presets, store
+from .. import changes, forms, live, presets, store
 from ..charts import qr_data_uri
 from ..session import has_builds
 
@@ -45,6 +46,11 @@ class KindPage:
     preview_flags: tuple[tuple[str, tuple[tuple[str, str, bool], ...]], ...] = ()
     # What its share link masks (Kind.secrecy), as its pages name it.
     secret_label = "secret items"
+    # The document's fields whose edits reshape nothing on the builder but the live fragments (see builder.live).
+    value_fields: tuple[str, ...] = ("name", "notes")
+    # Fragments (.jinja, each an element with an id, swapped out of band) a value edit sends besides the title,
+    # badges, side panel and fingerprints that every kind's do.
+    live_fragments: tuple[str, ...] = ()
 
     def __init__(self, ruleset: Ruleset, kind: Kind):
         self.ruleset, self.kind = ruleset, kind
@@ -63,6 +69,12 @@ class KindPage:
         """The kind's own template of this name, or the shared one."""
         names = [f"builder/{self.ruleset.key}/{self.kind.key}/{name}.html", f"builder/{name}.html"]
         return select_template(names).template.name
+
+    @cached_property
+    def side_template(self) -> str:
+        """The side panel (verdict, budgets, stats): the kind's side.jinja, or the verdict alone."""
+        names = [f"builder/{self.ruleset.key}/{self.kind.key}/side.jinja", "partials/legality.jinja"]
+        return engines["fragments"].env.select_template(names).name
 
     # --- documents -----------------------------------------------------------------------------
 
@@ -106,6 +118,10 @@ class KindPage:
     def house_rule_options(self) -> dict[str, house_rules.Option]:
         return house_rules.for_kind(self.ruleset.house_rules(), self.kind.key)
 
+    def structure(self, document: dict[str, Any]) -> dict[str, Any]:
+        """What shapes the builder's form (its rows and pickers): an edit that changes it redraws the workbench."""
+        return {k: v for k, v in document.items() if k not in self.value_fields}
+
     def describe(self, document: dict[str, Any]) -> str:
         """One line that tells builds of this kind apart (a Task, a callsign); shown beside the name."""
         return ""
@@ -143,19 +159,37 @@ class KindPage:
         return self.context(request, checked, build)
 
     def render(self, request, checked, status: int = 200, **extra):
-        """The builder: the whole page, or for htmx the workbench it swaps."""
+        """The builder: the whole page, or for htmx the workbench it swaps, or a live view (see builder.live)."""
         build = extra.get("build")
-        context = {**self.common(checked, build), **self.context(request, checked, build), **extra,
+        view = request.POST.get("view") if request.htmx and request.method == "POST" else None
+        fingerprints = {"structure": live.fingerprint(self.structure(checked.document)),
+                        "mechanics": live.mechanics(checked)}
+        if view in live.VIEWS and not (view == "live" and request.POST.get("structure") != fingerprints["structure"]):
+            context = {**self.common(checked, build), **self.live_context(request, checked, build), **extra,
+                       **fingerprints, "editing": True}
+            if view == "live":
+                return build_changed(live.live_response(request, context, status))
+            context["pickers"] = live.pickers(checked)
+            if view == "pickers":
+                return live.pickers_response(request, context, status)
+            return live.chooser_response(request, checked, context, status)
+        context = {**self.common(checked, build), **self.context(request, checked, build), **extra, **fingerprints,
+                   "pickers": live.pickers(checked),
                    "newer": changes.newer_pack(build.pack_ref) if build else None, "editing": True,
                    # the owner's own sheet and JSON show it whole; a reveal link to hand out when something is secret
                    "reveal": build.reveal_token if build and store.public_view(build) is not build else ""}
         if request.htmx:
-            return build_changed(render(request, self.template("workbench"), context, status=status))
+            response = render(request, self.template("workbench"), context, status=status)
+            return build_changed(live.whole_workbench(response) if view == "live" else response)
         context["workbench_template"] = self.template("workbench")
         if self.previews:
             context.update(self.preview_context(request, checked.document, extra.get("build")),
                            preview_form_template=self.template("preview_form"))
         return render(request, self.template("page"), context, status=status)
+
+    def live_context(self, request, checked, build=None) -> dict[str, Any]:
+        """What the live fragments and pickers show beyond `common`: by default all the builder shows."""
+        return self.context(request, checked, build)
 
     def render_share(self, request, build, reveal: str = ""):
         """The share page: the build's part rendered once per version of it and of the builds it names (the

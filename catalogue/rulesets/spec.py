@@ -14,6 +14,7 @@ from typing import Any, Literal
 from . import house_rules, rule_index
 from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, issue_path, parse_as
 from .dice import Distribution
+from .picks import Place
 
 SHARED_RULES = Path(__file__).parent / "rules"  # Hardpoint's rules of every build, listed in each ruleset's index
 
@@ -182,6 +183,12 @@ class Kind:
     check_update: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
     items: tuple[ItemRef, ...] = ()  # where its documents name pack items
     secrecy: Secrecy | None = None  # None: everything a build holds is on its share link
+    # Where a build picks pack items (see picks.py), from its parsed document (JSON-ready) and pack.
+    places: Callable[[dict[str, Any], Catalogue], list[Place]] | None = None
+    # The document's fields no rule reads: editing them changes no picker's annotations.
+    cosmetic: tuple[str, ...] = ("name", "notes")
+    # The typed build the rules work on (parts looked up in the pack), for pages that show it.
+    resolve: Callable[[Any, Catalogue], Any] | None = None
 
     def items_used(self, document: Mapping[str, Any]) -> list[tuple[ItemRef, tuple, str]]:
         """(the reference, where, key) of every pack item the document names."""
@@ -189,6 +196,13 @@ class Kind:
 
     def parse(self, document: Any) -> Any:
         return parse_as(self.document, document)
+
+    def places_of(self, document: dict[str, Any], catalogue: Catalogue) -> list[Place]:
+        return self.places(document, catalogue) if self.places else []
+
+    def mechanics(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """What the rules read of a document: all of it but its cosmetic fields."""
+        return {k: v for k, v in document.items() if k not in self.cosmetic}
 
     def linked_ids(self, document: Mapping[str, Any]) -> list[str]:
         return list(dict.fromkeys(i for link in self.links for i in link.ids(document)))
@@ -283,6 +297,8 @@ class Ruleset:
     effect_notes: Callable[[str, str, str], list[EffectNote]] | None = None  # (pack name, category, item key)
     exchanges: tuple[Exchange, ...] = ()  # other apps' files its builds import from and export to
     pack_links: tuple[PackLink, ...] = ()  # where items name other items of their pack
+    # An item's stats a player compares, on one line for pickers ("DV 4 · 2 HP · 12 ST"): (category, item).
+    item_summary: Callable[[str, Any], str] | None = None
 
     @property
     def active(self) -> bool:
@@ -317,6 +333,12 @@ class Ruleset:
         """The rule index, by rule ID (empty for a ruleset without one), with Hardpoint's own rules of every build
         (HP-UPGRADE) after the game's."""
         return {**rule_index.load(self.data_dir / "rules"), **rule_index.load(SHARED_RULES)} if self.data_dir else {}
+
+    def category_label(self, category: str) -> str:
+        return self.category_labels.get(category, category.replace("_", " ").capitalize())
+
+    def summary(self, category: str, item: Any) -> str:
+        return self.item_summary(category, item) if self.item_summary else ""
 
     def stat_label(self, name: str) -> str:
         last = name.rsplit(".", 1)[-1]

@@ -1,29 +1,22 @@
 """The METALLURGENT Anvil builder: one picker per Component, Gear per mount, live re-validation, combat preview.
 
-The page works as a plain HTML form; htmx posts the same form on every change. Value edits get only the
-live fragments back (`view=live`), then the pickers refresh their annotations (`view=pickers`);
-structural edits (Core, Arms, mounts) swap the whole workbench.
+Value edits (a Component other than the Core and Arms, a condition, a toggle, the Task) get the Anvil's live
+fragments back: issues at each slot and Gear row, the mounts' meters, chart and stats (builder.live).
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
-from django.core.cache import cache
-from django.http import HttpResponse
-from django_htmx.http import trigger_client_event
 
 from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.rulesets.base import Catalogue, Report, field_or
 from catalogue.rulesets.metallurgent import RULESET
 from catalogue.rulesets.metallurgent import preview as engine
+from catalogue.rulesets.metallurgent.places import MOUNTS
 from catalogue.rulesets.metallurgent.rules import (
     CHASSIS_ABILITIES,
     METTLE,
     Anvil,
-    Mounted,
-    issues_for,
     parse,
     resolve,
 )
@@ -32,26 +25,20 @@ from catalogue.rulesets.metallurgent.schema import (
     MAX_CHIPSETS,
     COMPONENT_SLOTS,
     EQUIPMENT_TYPE_LABELS,
-    SLOT_CATEGORIES,
     SLOT_LABELS,
     SLOTS,
-    GearEntry,
     Weapon,
 )
 
 from ... import forms, store
-from ...fragments import fragment_response, render_fragment
 from ...models import Build
 from ...session import mine
-from ..base import KindPage, build_changed, situation_of
+from ..base import KindPage, situation_of
 
-MOUNTS = ("core", "left_arm", "right_arm")
 TASKS = ("vanguard", "sniper", "recon", "defender", "artillerist", "commander")
 CONDITIONS = ("intact", "damaged", "degraded", "disabled", "destroyed")
 MAX_FORM_GEAR = 48
 MAX_BOXES = 60  # tick boxes a sheet row shows
-PICKER_CACHE_SECONDS = 3600
-TEMPLATES = "builder/metallurgent/anvil"
 # Rules about the Gear a Component carries (Hardpoints, Strength): shown with that mount's Gear, not the part.
 ON_MOUNT = ("M-R11", "M-R14")
 FLAGS = ("target_flanking", "target_low", "target_painted", "target_locked", "attacker_flanking")
@@ -67,6 +54,7 @@ class Page(KindPage):
     previews = True
     to_fit = ("M-R01",)  # a Component or the FCS not chosen yet
     summary_meters = {"load": "Load", "en_drain": "EN drain", "gear": "Gear"}
+    live_fragments = ("builder/metallurgent/anvil/fragments/live.jinja",)
 
     def describe(self, document: dict[str, Any]) -> str:
         return (document.get("task") or "").capitalize()
@@ -124,28 +112,15 @@ class Page(KindPage):
             "pilot": forms.share_id(post.get("pilot", ""), "pilot"),
         }
 
-    def render(self, request, checked, status: int = 200, **extra):
-        """htmx value edits get `view=live` and are told to refresh the pickers (`view=pickers`)."""
-        view = request.POST.get("view") if request.htmx and request.method == "POST" else None
-        if view not in ("live", "pickers", "chooser"):
-            return super().render(request, checked, status, **extra)
-        context = live(checked.document, checked.catalogue, checked.report)
-        if view == "pickers":
-            return HttpResponse(picker_fragments(request, context, checked.catalogue), status=status)
-        if view == "chooser":
-            select = request.POST.get("chooser")
-            selects = [f"part-{s['slot']}" for s in context["slots"]]
-            selects += [f"add-{m['mount']}" for m in context["mounts"] if m["hosts_gear"]]
-            if select not in selects:
-                return HttpResponse(f"chooser: name a picker, one of {', '.join(selects)}", status=422,
-                                    content_type="text/plain")
-            return fragment_response(request, f"{TEMPLATES}/chooser.jinja",
-                                     chooser(select, pickers(context, checked.catalogue), checked.catalogue), status)
-        response = fragment_response(request, f"{TEMPLATES}/live.jinja",
-                                     {**self.common(checked, extra.get("build")), **context, **extra}, status)
-        if request.POST.get("mechanics") != context["mechanics"]:
-            trigger_client_event(response, "pickers-stale", after="settle")
-        return build_changed(response)
+    def structure(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The Core and Arms host the Gear section, and each Gear row's item, mount and Chipsets shape its row."""
+        return {"pack": document["pack"], "pilot": document.get("pilot"), "removed": document.get("removed"),
+                "house_rules": document.get("house_rules"),
+                "mounts": {m: (document.get("parts") or {}).get(m) for m in MOUNTS},
+                "gear": [(g["item"], g["mount"], g.get("chipsets")) for g in document.get("gear", [])]}
+
+    def live_context(self, request, checked, build=None) -> dict[str, Any]:
+        return live(checked.document, checked.catalogue, checked.report)
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
         context = workbench(checked.document, checked.catalogue, checked.report)
@@ -272,39 +247,6 @@ def chipset_sheet(anvil: Anvil, catalogue: Catalogue) -> list[dict[str, Any]]:
 
 
 
-def summary(category: str, item: Any) -> str:
-    """A one-line stat summary for pickers: the numbers a player compares."""
-    if category == "core":
-        return f"DV {item.defence} · {item.hardpoints} HP · Block {item.block_bonus} · {item.load} ST"
-    if category == "mobility_base":
-        top = item.load_tolerance[-1].max_load
-        return f"{item.chassis.replace('_', '-').title()} · Cruise {item.cruising_speed} · up to {top} ST"
-    if category == "standard_arm":
-        return f"Str {item.strength} · {item.hardpoints} HP · Agi {item.agility:+d} · {item.load} ST"
-    if category == "weapon_arm":
-        w = item.weapon
-        return f"{w.weapon_type} {w.damage} {w.damage_type} · Rng {w.range} · {item.load} ST"
-    if category == "generator":
-        return f"{item.cooling.title()} · EN {item.en_output}/{item.en_capacity} · Heat Tol {item.heat_tolerance} · {item.load} ST"
-    if category == "electronics":
-        return f"Intercept {item.intercept_bonus} · Camera {item.camera_modifier:+d} · {item.load} ST"
-    if category == "fcs":
-        return f"{item.targeting_type.title()} · Rng {item.reliable_range}/{item.max_range}"
-    if category == "weapon":
-        return (f"{item.weapon_class[0].upper()} · {item.damage} {item.damage_type} · Rng {item.range} · "
-                f"Size {item.size} · {item.load} ST")
-    return f"{EQUIPMENT_TYPE_LABELS[item.type]} · Size {item.size} · {item.load} ST"
-
-
-def _new_errors(trial: Anvil, known: set[tuple[str, str]]):
-    return [i for i in issues_for(trial).issues if i.severity == "error" and (i.code, i.path) not in known]
-
-
-def _option(key: str, label: str, problems) -> dict[str, Any]:
-    reason = f"{problems[0].code}: {problems[0].message}" if problems else ""
-    return {"key": key, "label": label, "reason": reason}
-
-
 def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
     """What changes on every edit: issues at each slot and Gear row, bars, chart and stats (cheap)."""
     anvil = resolve(parse(document), catalogue)
@@ -313,8 +255,7 @@ def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict
     shown_paths = set(SLOTS)
     # Core and Arms host Gear, so changing them reshapes the Gear section: a structural edit.
     slots = [{"slot": slot, "label": SLOT_LABELS[slot], "part": anvil.parts[slot],
-              "issues": [i for i in report.issues_at(slot) if i.code not in ON_MOUNT],
-              "structural": slot in MOUNTS, "condition": anvil.condition.get(slot, "intact")} for slot in SLOTS]
+              "issues": [i for i in report.issues_at(slot) if i.code not in ON_MOUNT], "condition": anvil.condition.get(slot, "intact")} for slot in SLOTS]
     mounts = []
     for mount in MOUNTS:
         part = anvil.parts[mount]
@@ -335,113 +276,14 @@ def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict
         "other_issues": [i for i in report.issues if i.path not in shown_paths],
         "meters": report.meters, "gear_meter": meters.get("gear"), "stats": report.stats,
         "load_chart": load_chart(report.detail.get("load_tolerance")),
-        "mechanics": mechanics(document),
         # Command Chipsets come stock on every LCA (M-R71): the Load pickers offer the others.
         "chipset_options": [c for c in catalogue.of("chipset") if c.type != "command"],
     }
 
 
-def mechanics(document: dict[str, Any]) -> str:
-    """A fingerprint of what the pickers' annotations depend on: pack, parts, Gear and condition. A name, Task,
-    notes or Pilot edit leaves it alone, and then the pickers need no refresh."""
-    relevant = {k: document.get(k) for k in ("pack", "parts", "gear", "condition")}
-    return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:24]
-
-
-def chooser(select: str, context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
-    """What a picker (`part-<slot>` or `add-<mount>`) offers, as tables of stats to compare before choosing:
-    each row with the rule it would break, and for a part slot each stat beside the fitted part's (+/−)."""
-    kind, _, where = select.partition("-")
-    if kind == "part":
-        slot = next(s for s in context["slots"] if s["slot"] == where)
-        current, groups, label = slot["part"], [(f"{slot['label']} parts", slot["options"])], slot["label"]
-    else:
-        mount = next(m for m in context["mounts"] if m["mount"] == where)
-        current, groups, label = None, mount["add_options"], f"Gear for the {mount['label']}"
-    mine = RULESET.flatten(current.model_dump(mode="json", exclude=SHEET_SKIPS)) if current else {}
-    tables = []
-    for group, options in groups:
-        rows, columns = [], []
-        for option in options:
-            item = catalogue.items[option["key"]]
-            flat = RULESET.flatten(item.model_dump(mode="json", exclude=SHEET_SKIPS))
-            columns += [c for c in flat if c not in columns]
-            rows.append({"item": item, "flat": flat, "reason": option["reason"], "fitted": item is current})
-        for row in rows:
-            row["cells"] = [_compared(c, row["flat"].get(c), mine.get(c)) for c in columns]
-        tables.append({"label": group, "rows": rows, "columns": [RULESET.stat_label(c) for c in columns]})
-    return {"select": select, "label": label, "tables": tables, "current": current,
-            "count": sum(len(t["rows"]) for t in tables)}
-
-
-def _compared(column: str, value: Any, fitted: Any) -> dict[str, Any]:
-    """A stat as shown, and how it differs from the fitted part's (numbers only)."""
-    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (value, fitted))
-    difference = value - fitted if numbers else 0
-    return {"shown": RULESET.display_value(column, value), "difference": f"{difference:+g}" if difference else ""}
-
-
-def picker_fragments(request, context: dict[str, Any], catalogue: Catalogue) -> str:
-    """The pickers' HTML, which depends only on the mechanics (and the page's address): rendered once."""
-    key = f"anvil-picker-html:{context['mechanics']}:{request.path}"
-    html = cache.get(key)
-    if html is None:
-        html = render_fragment(f"{TEMPLATES}/pickers.jinja", pickers(context, catalogue), request)
-        cache.set(key, html, PICKER_CACHE_SECONDS)
-    return html
-
-
-def pickers(context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
-    """Annotate a live context's pickers: every item that fits each slot, and the rule it would break.
-
-    Each candidate is the current Anvil with one part swapped or one Gear added, checked in full; only errors
-    the build does not already have count as the reason. The annotations are cached by the mechanics.
-    """
-    key = f"anvil-pickers:{context['mechanics']}"
-    annotations = cache.get(key)
-    if annotations is None:
-        annotations = cache_pickers(key, context, catalogue)
-    for slot in context["slots"]:
-        slot["options"] = annotations["slots"][slot["slot"]]
-    for mount in context["mounts"]:
-        mount["add_options"] = annotations["mounts"][mount["mount"]]
-    return context
-
-
-def cache_pickers(key: str, context: dict[str, Any], catalogue: Catalogue) -> dict[str, Any]:
-    anvil, report = context["anvil"], context["report"]
-    known = {(i.code, i.path) for i in report.issues if i.severity == "error"}
-    by_category = {c: catalogue.of(c) for c in set(catalogue.categories.values())}
-    annotations: dict[str, dict[str, Any]] = {"slots": {}, "mounts": {}}
-    for slot in context["slots"]:
-        options = []
-        for category in SLOT_CATEGORIES[slot["slot"]]:
-            for item in by_category.get(category, []):
-                label = f"{item.name} — {summary(category, item)}"
-                if item is slot["part"]:
-                    options.append(_option(item.key, label, []))
-                    continue
-                trial = Anvil(anvil.name, {**anvil.parts, slot["slot"]: item}, anvil.gear, anvil.condition)
-                options.append(_option(item.key, label, _new_errors(trial, known)))
-        annotations["slots"][slot["slot"]] = options
-    gear_items = [(c, item) for c in ("weapon", "equipment") for item in by_category.get(c, [])]
-    for mount in context["mounts"]:
-        groups: dict[str, list] = {}
-        if mount["hosts_gear"]:
-            for category, item in gear_items:
-                entry = GearEntry(item=item.key, mount=mount["mount"])
-                trial = Anvil(anvil.name, anvil.parts, anvil.gear + [Mounted(len(anvil.gear), entry, item)],
-                              anvil.condition)
-                groups.setdefault(_gear_group(item), []).append(
-                    _option(item.key, f"{item.name} — {summary(category, item)}", _new_errors(trial, known)))
-        annotations["mounts"][mount["mount"]] = list(groups.items())
-    cache.set(key, annotations, PICKER_CACHE_SECONDS)
-    return annotations
-
-
 def workbench(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
     """Everything the builder page shows."""
-    context = pickers(live(document, catalogue, report), catalogue)
+    context = live(document, catalogue, report)
     context["sheet"] = component_sheet(context["anvil"])
     context["tasks"] = TASKS
     context["conditions"] = CONDITIONS
@@ -452,12 +294,6 @@ def _gear_kind(item: Any) -> str:
     if isinstance(item, Weapon):
         return f"{item.weapon_class.title()} · {item.weapon_type}"
     return EQUIPMENT_TYPE_LABELS[item.type] + (f" ({item.subtype})" if "subtype" in item.__dict__ else "")
-
-
-def _gear_group(item: Any) -> str:
-    if isinstance(item, Weapon):
-        return f"{item.weapon_class.title()} weapons"
-    return "Equipment"
 
 
 CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_RIGHT = 360, 150, 76, 8  # the left margin holds the row labels

@@ -5,7 +5,7 @@ from typing import Any
 from ..base import BuildError
 from ..dice import metallurgent_pool
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
-from . import pilots, rules, squads
+from . import pilots, places, rules, squads
 from .schema import CATEGORIES, CATEGORY_LABELS, AnvilBuild, PilotBuild, SquadBuild
 
 
@@ -30,7 +30,8 @@ RULESET = Ruleset(
     tagline="Silver Age Anvils on d6 pools: Load Tolerance, EN, Hardpoints and Arm Strength; Pilots and Platoons.",
     kinds=(
         Kind("anvil", "Anvil", AnvilBuild, "core", validate_anvil, links=(Link("pilot", "pilot"),),
-             items=(ItemRef("parts{}"), ItemRef("gear[].item", "gear[]"), ItemRef("gear[].chipsets[]", "gear[].chipsets[]"))),
+             items=(ItemRef("parts{}"), ItemRef("gear[].item", "gear[]"), ItemRef("gear[].chipsets[]", "gear[].chipsets[]")),
+             places=places.anvil_places, cosmetic=("name", "notes", "task"), resolve=rules.resolve),
         Kind("pilot", "Pilot", PilotBuild, "skill", lambda build, catalogue, linked: pilots.validate(build, catalogue),
              check_update=check_pilot_update,
              items=(ItemRef("lifepath"), ItemRef("profession"), ItemRef("developments[]", "developments[]"),
@@ -54,4 +55,5 @@ RULESET = Ruleset(
                      "targeting_type", "load", "size", "mount", "hardpoints", "strength", "defence", "damage",
                      "damage_type", "range"),
     pack_links=(PackLink("skill", "mother", ("skill",)),),
+    item_summary=places.summary,
 )

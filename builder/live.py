@@ -1,0 +1,124 @@
+"""The builder's live path, the same for every kind: value edits, picker refreshes and choosers.
+
+Every change in a builder posts the form with `view=live`. The page carries two fingerprints of what it shows:
+`structure` (what shapes the form: its rows, its pickers) and `mechanics` (what the rules read). An edit that
+leaves the structure alone gets only the kind's live fragments back, swapped in place by id; one that changes it
+gets the whole workbench. An edit that changes the mechanics then asks for `view=pickers`, the pickers with each
+choice tried on the new build. `view=chooser` is one picker's choices as a table to compare.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpResponse
+from django_htmx.http import reswap, retarget, trigger_client_event
+
+from catalogue.rulesets.picks import Option, Place, what_if
+
+from .fragments import render_fragment
+
+PICKER_CACHE_SECONDS = 3600
+CHOOSER_FROM = 3  # a picker with more choices than this has a chooser beside it, to compare them
+VIEWS = ("live", "pickers", "chooser")
+# An item's fields a chooser never makes a column of: who it is, and prose.
+UNCOMPARED = {"key", "name", "description", "source", "effect", "flavour", "license", "license_id", "id"}
+LONGEST_CELL = 40  # longer text is prose, not a stat to compare
+
+
+def fingerprint(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:24]
+
+
+def mechanics(checked) -> str:
+    """What the pickers' annotations depend on: the document's rule-read fields and the saved builds it names."""
+    linked = {key: other.document if other else None for key, other in sorted(checked.linked.items())}
+    return fingerprint([checked.kind.mechanics(checked.document), linked])
+
+
+def places(checked) -> dict[str, Place]:
+    return {place.field: place for place in checked.kind.places_of(checked.document, checked.catalogue)}
+
+
+def pickers(checked) -> dict[str, dict[str, Any]]:
+    """Each place with its choices tried on the build, by form field; cached by the mechanics."""
+    where = places(checked)
+    key = f"pickers:{checked.ruleset.key}:{checked.kind.key}:{mechanics(checked)}"
+    options: dict[str, list[Option]] | None = cache.get(key)
+    if options is None or set(options) != set(where):
+        options = {field: what_if(checked.ruleset, checked.kind, checked.document, checked.catalogue, checked.linked,
+                                  checked.report, place) for field, place in where.items()}
+        cache.set(key, options, PICKER_CACHE_SECONDS)
+    return {field: picker(place, options[field]) for field, place in where.items()}
+
+
+def picker(place: Place, options: list[Option]) -> dict[str, Any]:
+    groups: dict[str, list[Option]] = {}
+    for option in options:
+        groups.setdefault(option.group, []).append(option)
+    return {"place": place, "options": options, "groups": list(groups.items()), "chooser": len(options) > CHOOSER_FROM,
+            "fitted": place.fitted}
+
+
+def chooser(checked, field: str, picked: dict[str, Any]) -> dict[str, Any]:
+    """One picker's choices as tables to compare, one per group: every stat a choice has, each number beside the
+    fitted item's (+/−), the budget after the pick and the rule it would break."""
+    ruleset, catalogue, place = checked.ruleset, checked.catalogue, picked["place"]
+    fitted = catalogue.items.get(place.fitted or "")
+    mine = _stats(ruleset, fitted) if fitted else {}
+    tables = []
+    for group, options in picked["groups"]:
+        rows, columns = [], []
+        for option in options:
+            stats = _stats(ruleset, catalogue.items[option.key])
+            columns += [c for c in stats if c not in columns]
+            rows.append({"option": option, "stats": stats})
+        for row in rows:
+            row["cells"] = [_compared(ruleset, c, row["stats"].get(c), mine.get(c)) for c in columns]
+        tables.append({"label": group, "rows": rows, "columns": [ruleset.stat_label(c) for c in columns],
+                       "costs": any(row["option"].cost for row in rows)})
+    return {"field": field, "place": place, "tables": tables, "fitted": fitted,
+            "verb": place.action, "count": len(picked["options"]),
+            "fits": sum(not o.reason for o in picked["options"])}
+
+
+def _stats(ruleset, item: Any) -> dict[str, Any]:
+    flat = ruleset.flatten(item.model_dump(mode="json", exclude=UNCOMPARED & set(type(item).model_fields)))
+    return {k: v for k, v in flat.items() if not (isinstance(v, str) and len(v) > LONGEST_CELL) and v not in ("", [])}
+
+
+def _compared(ruleset, column: str, value: Any, fitted: Any) -> dict[str, Any]:
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (value, fitted))
+    difference = value - fitted if numbers else 0
+    return {"shown": ruleset.display_value(column, value) if value is not None else "",
+            "difference": f"{difference:+g}" if difference else ""}
+
+
+def live_response(request, context: dict[str, Any], status: int) -> HttpResponse:
+    """A value edit's answer: the kind's live fragments, and a nudge to the pickers when the rules' input moved."""
+    response = HttpResponse(render_fragment("partials/live.jinja", context, request), status=status)
+    if request.POST.get("mechanics") != context["mechanics"]:
+        trigger_client_event(response, "pickers-stale", after="settle")
+    return response
+
+
+def pickers_response(request, context: dict[str, Any], status: int) -> HttpResponse:
+    return HttpResponse(render_fragment("partials/pickers.jinja", context, request), status=status)
+
+
+def chooser_response(request, checked, context: dict[str, Any], status: int) -> HttpResponse:
+    field = request.POST.get("chooser", "")
+    picked = context["pickers"].get(field)
+    if picked is None:
+        named = ", ".join(context["pickers"]) or "none on this page"
+        return HttpResponse(f"chooser: name a picker of this build, one of {named}", status=422,
+                            content_type="text/plain")
+    return HttpResponse(render_fragment("partials/chooser.jinja", {**context, **chooser(checked, field, picked)},
+                                        request), status=status)
+
+
+def whole_workbench(response: HttpResponse) -> HttpResponse:
+    """A live post answered with the whole workbench (the edit reshaped the form)."""
+    return reswap(retarget(response, "#workbench"), "outerHTML")
