@@ -13,12 +13,12 @@ def fragment(context, name: str, **extra):
 
 
 @register.simple_tag(takes_context=True)
-def picker(context, field: str, label: str = ""):
+def picker(context, field: str):
     """`{% picker "part-core" %}`: the build's picker of that form field (builder.live), with its chooser when it
-    offers many choices; `label` names it for screen readers where no <label> does."""
+    offers many choices."""
     pickers = context["pickers"]
     if field not in pickers:
         raise KeyError(f"{field!r} is no place of this build; its kind declares {', '.join(pickers)}")
     return mark_safe(render_fragment("partials/picker_chooser.jinja",
-                                     {**context.flatten(), "field": field, "picked": pickers[field], "label": label},
+                                     {**context.flatten(), "field": field, "picked": pickers[field]},
                                      context.get("request")))

@@ -1,0 +1,148 @@
+"""The live path every registered kind gets from builder.live: value edits, picker refreshes and choosers.
+
+A value edit's fragments, swapped into the page it was made on, give the page the server draws for the edited
+build; the pickers a refresh sends are the page's own pickers; every picker of a build opens a chooser."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from builder import store
+from builder.kinds import PAGES
+from catalogue.loader import latest_pack
+from tests.html_forms import read_form
+
+pytestmark = pytest.mark.django_db
+KINDS = sorted(PAGES)
+IDS = [f"{r}-{k}" for r, k in KINDS]
+HTMX = {"HTTP_HX_REQUEST": "true"}
+# Value edits a player makes on each kind, beyond renaming it: (form field, new value). Each must leave the form's
+# shape alone, so it gets the live fragments back.
+VALUE_EDITS: dict[tuple[str, str], list[tuple[str, str]]] = {
+    ("metallurgent", "anvil"): [("task", "sniper"), ("condition-left_arm", "damaged")],
+}
+OOB = re.compile(r'<(\w+)[^>]*\bid="([^"]+)"[^>]*\bhx-swap-oob="true"')
+
+
+def examples(ruleset: str, kind: str) -> list[str]:
+    """The builder addresses of the kind's pack examples, and of a blank build."""
+    pack = latest_pack(ruleset, kind)
+    url = f"/new/{ruleset}/{kind}/"
+    return [url] + [f"{url}?example={i}" for i, e in enumerate(pack.examples) if e.get("kind") == kind]
+
+
+def element(html: str, element_id: str) -> str:
+    """The outer HTML of the element with this id, or "" when the page has none."""
+    found = re.search(rf'<(\w+)\b[^>]*\bid="{re.escape(element_id)}"', html)
+    if found is None:
+        return ""
+    start, tag = found.start(), found.group(1)
+    if tag in ("input", "br", "img", "hr"):
+        return html[start:html.index(">", start) + 1]
+    depth, at = 0, start
+    while True:
+        opening = re.compile(rf"<{tag}[\s>]").search(html, at + 1)
+        closing = html.find(f"</{tag}>", at + 1)
+        if opening and opening.start() < closing:
+            depth, at = depth + 1, opening.start()
+        elif depth:
+            depth, at = depth - 1, closing
+        else:
+            return html[start:closing + len(tag) + 3]
+
+
+def swapped(page: str, fragments: str) -> str:
+    """The page with each out-of-band element of the answer put in place of the page's element of its id."""
+    for tag, element_id in OOB.findall(fragments):
+        new = element(fragments, element_id).replace(' hx-swap-oob="true"', "", 1)
+        old = element(page, element_id)
+        assert old, f"the answer swaps #{element_id}, which the page does not have"
+        page = page.replace(old, new, 1)
+    return page
+
+
+def without_state(html: str, fields: list[str]) -> str:
+    """The page without what the browser keeps of the edited fields (their values) and the tab title."""
+    html = re.sub(r"<title>.*?</title>", "", html)
+    for field in fields:
+        name = re.escape(field)
+        html = re.sub(rf'(<input[^>]*name="{name}"[^>]*?) value="[^"]*"', r"\1", html)
+        html = re.sub(rf'(<input[^>]*name="{name}"[^>]*?) checked', r"\1", html)
+        html = re.sub(rf'(<textarea[^>]*name="{name}"[^>]*>).*?(</textarea>)', r"\1\2", html, flags=re.S)
+
+        def unselect(match):
+            return match.group(0).replace(" selected", "")
+        html = re.sub(rf'<select[^>]*name="{name}".*?</select>', unselect, html, flags=re.S)
+    return html
+
+
+def form_of(client, url: str) -> dict[str, list[str]]:
+    values, _ = read_form(client.get(url).content.decode())
+    return values
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_a_value_edit_swaps_in_what_the_whole_page_would_show(client, packs, ruleset, kind):
+    edits = [("name", "Renamed for the table")] + VALUE_EDITS.get((ruleset, kind), [])
+    for url in examples(ruleset, kind):
+        values = form_of(client, url)
+        post_to = url.split("?")[0]
+        before = client.post(post_to, values, **HTMX).content.decode()
+        for field, value in edits:
+            if field not in values and field != "name":
+                continue
+            edited = {**values, field: [value]}
+            answer = client.post(post_to, {**edited, "view": ["live"]}, **HTMX)
+            assert answer.status_code == 200 and "HX-Retarget" not in answer, (url, field)
+            after = client.post(post_to, edited, **HTMX).content.decode()
+            fragments = answer.content.decode()
+            state = [field, "csrfmiddlewaretoken"]
+            assert without_state(swapped(before, fragments), state) == without_state(after, state), (url, field)
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_an_edit_that_reshapes_the_form_gets_the_whole_workbench(client, packs, ruleset, kind):
+    url = examples(ruleset, kind)[-1]
+    values = form_of(client, url)
+    answer = client.post(url.split("?")[0], {**values, "structure": ["stale"], "view": ["live"]}, **HTMX)
+    assert answer.status_code == 200 and answer["HX-Retarget"] == "#workbench" and answer["HX-Reswap"] == "outerHTML"
+    assert answer.content.decode().lstrip().startswith('<div id="workbench">')
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_every_picker_refreshes_as_the_page_draws_it_and_opens_a_chooser(client, packs, ruleset, kind):
+    for url in examples(ruleset, kind):
+        page = client.get(url).content.decode()
+        values, _ = read_form(page)
+        post_to = url.split("?")[0]
+        checked = store.check(PAGES[ruleset, kind].read_post(_plain(values), values["pack"][0],
+                                                              store.catalogue_by_ref(values["pack"][0])))
+        fields = [p.field for p in checked.kind.places_of(checked.document, checked.catalogue)]
+        refreshed = client.post(post_to, {**values, "view": ["pickers"]}, **HTMX).content.decode()
+        for field in fields:
+            on_page = element(page, field)
+            assert on_page.startswith("<select"), f"{url}: the page has no picker for {field}"
+            assert element(refreshed, field).replace(' hx-swap-oob="true"', "", 1) == on_page, (url, field)
+        for field in fields:
+            chooser = client.post(post_to, {**values, "view": ["chooser"], "chooser": [field]}, **HTMX)
+            html = chooser.content.decode()
+            assert chooser.status_code == 200 and f'id="chooser-filter-{field}"' in html, (url, field)
+            options = re.findall(r'<option value="([^"]+)"', element(page, field))
+            offered = re.findall(rf'data-fit="{re.escape(field)}" value="([^"]+)"', html)
+            assert set(offered) | _fitted(html) == set(options), (url, field)
+        refused = client.post(post_to, {**values, "view": ["chooser"], "chooser": ["no-such-picker"]}, **HTMX)
+        assert refused.status_code == 422 and "no-such-picker" not in refused.content.decode()
+
+
+def _fitted(html: str) -> set[str]:
+    return set(re.findall(r'<tr class="fitted" data-key="([^"]+)"', html))
+
+
+def _plain(values: dict[str, list[str]]):
+    from django.http import QueryDict
+
+    query = QueryDict(mutable=True)
+    for key, value in values.items():
+        query.setlist(key, value)
+    return query
