@@ -21,6 +21,15 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # shape alone, so it gets the live fragments back.
 VALUE_EDITS: dict[tuple[str, str], list[tuple[str, str]]] = {
     ("metallurgent", "anvil"): [("task", "sniper"), ("condition-left_arm", "damaged")],
+    ("metallurgent", "pilot"): [],
+    ("metallurgent", "squad"): [],
+    ("darkmetal", "leader"): [],
+    ("megamercs", "unit"): [],
+    ("megamercs", "company"): [],
+    ("lancer", "pilot"): [],
+    ("lancer", "lance"): [],
+    ("ember", "mech"): [],
+    ("ember", "squad"): [],
 }
 OOB = re.compile(r'<(\w+)[^>]*\bid="([^"]+)"[^>]*\bhx-swap-oob="true"')
 
