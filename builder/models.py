@@ -6,6 +6,10 @@ from django.utils.crypto import salted_hmac
 from catalogue.models import new_edit_token, new_share_id  # builds and uploaded packs: the same kind of links
 
 
+# What a build's badge says, everywhere: nothing chosen yet, parts still to fit, a rule broken, or none.
+VERDICTS = [("empty", "empty"), ("incomplete", "incomplete"), ("illegal", "illegal"), ("legal", "legal")]
+
+
 class Build(models.Model):
     edit_token = models.CharField(max_length=64, unique=True, default=new_edit_token, editable=False)
     share_id = models.CharField(max_length=32, unique=True, default=new_share_id, editable=False)
@@ -17,6 +21,7 @@ class Build(models.Model):
     # Bumped on every save; an edit based on an older version is refused (409), never merged.
     version = models.PositiveIntegerField(default=1)
     legal = models.BooleanField(default=False)
+    verdict = models.CharField(max_length=12, choices=VERDICTS, default="illegal")
     forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="forks")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -53,6 +58,7 @@ class BuildVersion(models.Model):
     pack_ref = models.CharField(max_length=100)
     document = models.JSONField()
     legal = models.BooleanField(default=False)
+    verdict = models.CharField(max_length=12, choices=VERDICTS, default="illegal")
     saved_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

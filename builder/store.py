@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -97,6 +97,17 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
                                                           f"it out. Choose what goes in its place, then dismiss this.")
     house_rules.apply_severity(report, build.house_rules.get("severity", {}))
     return Checked(parsed, ruleset, kind, catalogue, report, build, linked)
+
+
+def verdict(checked: Checked, to_fit: Collection[str] = ()) -> str:
+    """The build's badge: empty (nothing chosen), incomplete (only `to_fit` errors: parts not chosen yet on a build
+    in progress), illegal (a rule broken) or legal."""
+    if checked.kind.is_empty(checked.document):
+        return "empty"
+    errors = checked.report.errors
+    if not errors:
+        return "legal"
+    return "incomplete" if all(i.code in to_fit for i in errors) else "illegal"
 
 
 def check_link_kinds(ruleset: Ruleset, kind: Kind, document: dict[str, Any], saved: "SavedBuilds") -> None:
@@ -223,7 +234,7 @@ def create(checked: Checked, forked_from: Build | None = None) -> Build:
     with transaction.atomic():
         build = Build.objects.create(
             ruleset=doc["ruleset"], kind=doc["kind"], name=doc["name"], pack_ref=doc["pack"], document=doc,
-            legal=checked.report.legal, forked_from=forked_from)
+            legal=checked.report.legal, verdict=verdict(checked), forked_from=forked_from)
         record(build)
     return build
 
@@ -231,7 +242,7 @@ def create(checked: Checked, forked_from: Build | None = None) -> Build:
 def record(build: Build) -> None:
     """Keep this save as a numbered version of the build."""
     BuildVersion.objects.create(build=build, number=build.version, name=build.name, pack_ref=build.pack_ref,
-                                document=build.document, legal=build.legal)
+                                document=build.document, legal=build.legal, verdict=build.verdict)
 
 
 def versions_of(build: Build) -> list[BuildVersion]:
@@ -245,7 +256,7 @@ def at_version(build: Build, number: int) -> Build:
     if kept is None:
         raise Http404(f"{build.name} has no version {number}")
     snapshot = read_only(build, name=kept.name, pack_ref=kept.pack_ref, document=kept.document, version=kept.number,
-                         legal=kept.legal, updated_at=kept.saved_at)
+                         legal=kept.legal, verdict=kept.verdict, updated_at=kept.saved_at)
     snapshot.snapshot = True  # pages and sheets say which version they show
     return snapshot
 
@@ -253,7 +264,7 @@ def at_version(build: Build, number: int) -> Build:
 def read_only(build: Build, **changed: Any) -> Build:
     """An unsaved copy of the build with some fields changed: a past version, or what its share link shows."""
     fields = ("pk", "edit_token", "share_id", "ruleset", "kind", "name", "pack_ref", "document", "version", "legal",
-              "created_at", "updated_at")
+              "verdict", "created_at", "updated_at")
     return Build(**{**{field: getattr(build, field) for field in fields}, **changed})
 
 
@@ -269,7 +280,7 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
         # update() skips auto_now: the time of this save is set here, or pages keep showing the first save's.
         changed = Build.objects.filter(pk=build.pk, version=based_on).update(
             name=doc["name"], pack_ref=doc["pack"], document=doc, legal=checked.report.legal,
-            version=F("version") + 1, updated_at=timezone.now())
+            verdict=verdict(checked), version=F("version") + 1, updated_at=timezone.now())
         if not changed:
             current = Build.objects.filter(pk=build.pk).values_list("version", flat=True).first()
             if current is None:
@@ -306,8 +317,9 @@ def copy(source: Build, deep: bool = False) -> list[Build]:
                 pack_ref=original.pack_ref, document=document, forked_from=original))
         # Legality once every copy exists, since a copied squad's report reads its copied Anvils.
         for build in copies:
-            build.legal = check_saved(build).report.legal
-            Build.objects.filter(pk=build.pk).update(legal=build.legal)
+            checked = check_saved(build)
+            build.legal, build.verdict = checked.report.legal, verdict(checked)
+            Build.objects.filter(pk=build.pk).update(legal=build.legal, verdict=build.verdict)
             record(build)
     return copies
 

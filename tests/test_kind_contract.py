@@ -153,3 +153,19 @@ def test_deep_copy_gives_edit_links_to_every_copied_build(client, packs, ruleset
     top = Build.objects.get(edit_token=response["Location"].split("/")[2])
     assert set(page.kind.owned_ids(top.document)) <= copied_ids
     assert not {o.share_id for o in owned} & set(page.kind.owned_ids(top.document))
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_the_badge_says_empty_on_a_blank_build_and_legal_on_an_example(client, packs, ruleset, kind):
+    """One meaning everywhere: a blank build is empty (not illegal, not legal), in its builder and in the list."""
+    html = client.get(f"/new/{ruleset}/{kind}/").content.decode()
+    assert 'id="legal-badge">empty<' in html and "Empty: nothing chosen yet" in html
+    values, _ = read_form(html)
+    client.post(f"/new/{ruleset}/{kind}/", {**values, "action": ["save"]})
+    assert Build.objects.get().verdict == "empty"
+    assert '<span class="badge empty">empty</span>' in client.get("/").content.decode()
+    pack = latest_pack(ruleset, kind)
+    for index, example in enumerate(pack.examples):
+        if example.get("kind") == kind:
+            shown = client.get(f"/new/{ruleset}/{kind}/?example={index}").content.decode()
+            assert 'id="legal-badge">legal<' in shown, example["name"]

@@ -297,18 +297,21 @@ def test_picker_annotations_are_cached_by_mechanics(client, example, monkeypatch
     assert len(rendered) == 2 * places and regeared.status_code == 200
 
 
-def test_m_r01_a_new_anvil_is_incomplete_not_illegal_until_saved(client, packs):
-    """Parts not chosen yet read as work to do on a build in progress; once saved they are broken rules."""
+def test_m_r01_a_new_anvil_is_empty_then_incomplete_not_illegal_until_saved(client, packs):
+    """A blank builder says empty; parts not chosen yet read as work to do on a build in progress; once saved
+    they are broken rules."""
     from tests.html_forms import read_form
 
     html = client.get("/new/metallurgent/anvil/").content.decode()
-    assert "Incomplete: 7 parts to fit" in html and "incomplete · 7 to fit" in html and "Not legal" not in html
+    assert "Empty: nothing chosen yet" in html and 'id="legal-badge">empty<' in html and "Not legal" not in html
     assert html.count('class="issue error todo"') == 7
     values, _ = read_form(html)
+    core = re.findall(r'<option value="([^"]+)"', html.split('id="part-core"')[1].split("</select>")[0])[0]
+    values["part-core"] = [core]
     live = client.post("/new/metallurgent/anvil/", {**values, "view": ["live"]}, HTTP_HX_REQUEST="true")
-    assert "Incomplete: 7 parts to fit" in live.content.decode()
+    assert "Incomplete: 6 parts to fit" in live.content.decode() and "incomplete · 6 to fit" in live.content.decode()
     saved = client.post("/new/metallurgent/anvil/", {**values, "action": ["save"]}, follow=True).content.decode()
-    assert "Not legal: 7 rules broken" in saved and 'class="issue error todo"' not in saved
+    assert "Not legal: 6 rules broken" in saved and 'class="issue error todo"' not in saved
 
 
 def test_m_r01_a_missing_part_beside_a_broken_rule_names_both(example):

@@ -148,6 +148,7 @@ class KindPage:
                 "budgets": [{"meter": m, "label": self.summary_meters.get(m.key, m.label)} for m in report.meters
                             if m.key in self.summary_meters or m.over],
                 "to_fit": to_fit, "unfitted": sum(i.code in to_fit for i in report.errors),
+                "verdict": store.verdict(checked, to_fit),
                 "removed_json": json.dumps(document["removed"]) if document.get("removed") else "",
                 "broken": [i for i in report.errors if i.code not in to_fit]}
 

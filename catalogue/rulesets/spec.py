@@ -19,6 +19,7 @@ from .picks import Place
 SHARED_RULES = Path(__file__).parent / "rules"  # Hardpoint's rules of every build, listed in each ruleset's index
 
 Validate = Callable[[Any, Catalogue, Mapping[str, "Linked | None"]], Report]
+UNCHOSEN = ("name", "notes", "pack", "house_rules", "removed")  # a build with nothing else chosen is empty
 _STEP = re.compile(r"([^.\[\]]+)(\[\])?")
 
 
@@ -189,6 +190,8 @@ class Kind:
     cosmetic: tuple[str, ...] = ("name", "notes")
     # The typed build the rules work on (parts looked up in the pack), for pages that show it.
     resolve: Callable[[Any, Catalogue], Any] | None = None
+    # What a new build holds besides its header and name (a squad's first, empty Platoon).
+    starter: Mapping[str, Any] = field(default_factory=dict)
 
     def items_used(self, document: Mapping[str, Any]) -> list[tuple[ItemRef, tuple, str]]:
         """(the reference, where, key) of every pack item the document names."""
@@ -199,6 +202,13 @@ class Kind:
 
     def places_of(self, document: dict[str, Any], catalogue: Catalogue) -> list[Place]:
         return self.places(document, catalogue) if self.places else []
+
+    def is_empty(self, document: Mapping[str, Any]) -> bool:
+        """Whether a parsed document holds nothing a player chose: a new build's content, whatever its name, notes,
+        pack and house rules."""
+        header = {k: document.get(k) for k in ("format", "ruleset", "kind", "pack", "name")}
+        new = self.parse({**header, **self.starter}).model_dump(mode="json")
+        return all(document.get(k) == v for k, v in new.items() if k not in UNCHOSEN)
 
     def mechanics(self, document: Mapping[str, Any]) -> dict[str, Any]:
         """What the rules read of a document: all of it but its cosmetic fields."""
