@@ -69,6 +69,20 @@ class BuildVersion(models.Model):
         return f"{self.name} v{self.number}"
 
 
+class Draft(models.Model):
+    """A builder page's unsaved form, kept for the browser that left it (by its session) to restore there. A row
+    of its own, not a key in the session: a page's last edit and a reload never overwrite each other's session."""
+
+    session_key = models.CharField(max_length=40)
+    page = models.CharField(max_length=200)  # the builder's address; a new build's carries its ?draft= token
+    form = models.JSONField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session_key", "page"], name="one_draft_per_page")]
+        ordering = ["-at"]
+
+
 class HouseRulePreset(models.Model):
     """A named set of house-rule choices (a tournament's, a table's standing rules), shared by link and applied
     to any build of its ruleset. Never changed once made: a new set is a new preset."""

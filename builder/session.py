@@ -1,16 +1,18 @@
 """The builds opened on this browser, kept in its session: no accounts, and no listing of anyone else's."""
 import json
+from typing import Any
 
 from django.http import QueryDict
 from django.utils import timezone
 
 from catalogue.models import UserPack
 
-from .models import Build
+from .models import Build, Draft
 
 KEPT_BUILDS = 50
 KEPT_DRAFTS = 4  # builder pages with unsaved changes kept per browser
 MAX_DRAFT = 64 * 1024  # characters of one draft's form
+DRAFT_SKIPS = ("csrfmiddlewaretoken", "draft_for", "view", "chooser", "structure", "mechanics")
 
 
 def keep(request, *builds: Build) -> None:
@@ -42,31 +44,43 @@ def mine(request, ruleset: str | None = None, kind: str | None = None) -> list[B
     return sorted(builds, key=lambda b: tokens.index(b.edit_token))
 
 
-def keep_draft(request, path: str, post: QueryDict) -> bool:
-    """Keep a builder page's unsaved form, sent as the page was left; False when too big to keep."""
-    form = {key: post.getlist(key) for key in post if key not in ("csrfmiddlewaretoken", "draft_for")}
+def keep_draft(request, page: str, post: QueryDict) -> bool:
+    """Keep a builder page's unsaved form for this browser; False when too big to keep."""
+    form = {key: post.getlist(key) for key in post if key not in DRAFT_SKIPS}
     if len(json.dumps(form)) > MAX_DRAFT:
         return False
-    drafts = {p: d for p, d in request.session.get("drafts", {}).items() if p != path}
-    newest = sorted(drafts.items(), key=lambda item: item[1]["at"], reverse=True)[:KEPT_DRAFTS - 1]
-    request.session["drafts"] = {path: {"form": form, "at": timezone.now().isoformat()}, **dict(newest)}
+    if request.session.session_key is None:
+        request.session.save()  # a first visit's edit: the browser gets its session with this answer
+        request.session.modified = True
+    key = request.session.session_key
+    Draft.objects.update_or_create(session_key=key, page=page, defaults={"form": form, "at": timezone.now()})
+    older = Draft.objects.filter(session_key=key).values_list("pk", flat=True)[KEPT_DRAFTS:]
+    Draft.objects.filter(pk__in=list(older)).delete()
     return True
 
 
-def draft(request, path: str) -> tuple[QueryDict, str] | None:
-    """The unsaved form left on this page, and when."""
-    kept = request.session.get("drafts", {}).get(path)
+def draft(request, page: str) -> tuple[QueryDict, Any] | None:
+    """The unsaved form this browser left on this page, and when."""
+    kept = _drafts(request).filter(page=page).first()
     if kept is None:
         return None
     form = QueryDict(mutable=True)
-    for key, values in kept["form"].items():
+    for key, values in kept.form.items():
         form.setlist(key, values)
-    return form, kept["at"]
+    return form, kept.at
 
 
-def forget_draft(request, path: str) -> None:
-    if path in request.session.get("drafts", {}):
-        request.session["drafts"] = {p: d for p, d in request.session["drafts"].items() if p != path}
+def latest_draft(request, pages_under: str) -> Draft | None:
+    """This browser's newest draft among the pages whose address starts so (a kind's new builds)."""
+    return _drafts(request).filter(page__startswith=pages_under).first()
+
+
+def forget_draft(request, page: str) -> None:
+    _drafts(request).filter(page=page).delete()
+
+
+def _drafts(request):
+    return Draft.objects.filter(session_key=request.session.session_key or "")
 
 
 KEPT_PACKS = 30

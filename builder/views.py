@@ -6,13 +6,14 @@ printing are one code path for all of them.
 from __future__ import annotations
 
 import json
+import re
+import secrets
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve, reverse
-from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -27,7 +28,21 @@ from .errors import bad_input, go_to
 from .kinds import PAGES, page_for
 from .models import Build
 from .pdf import Sheet
-from .session import draft, forget, forget_draft, keep, keep_draft, keep_pack, may_build_on, mine, my_packs
+from .session import (
+    draft,
+    forget,
+    forget_draft,
+    keep,
+    keep_draft,
+    keep_pack,
+    latest_draft,
+    may_build_on,
+    mine,
+    my_packs,
+)
+
+
+DRAFT_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,24}")
 
 
 def home(request):
@@ -54,6 +69,10 @@ def new_build(request, ruleset: str, kind: str):
     if request.method == "GET":
         if "pack_link" in request.GET:
             return redirect(_pack_from_link(request, page))
+        if "discard" in request.GET:
+            forget_draft(request, draft_page(request.path, request.GET["discard"]))
+            return redirect(request.path)
+        token = draft_token(request.GET.get("draft")) or new_draft_token()
         document = page.blank(pack.ref)
         example = request.GET.get("example")
         if example is not None:
@@ -61,10 +80,12 @@ def new_build(request, ruleset: str, kind: str):
                 document = dict(pack.examples[int(example)])
             except (ValueError, IndexError):
                 raise Http404("No such example") from None
-        elif restored := _restored_draft(request, page, pack.ref):
+        elif restored := _restored_draft(request, page, pack.ref, page_address=draft_page(request.path, token)):
             return page.render(request, restored[0], build=None, dirty=True, draft_restored=restored[1],
-                               pack_options=pack_options(request, page))
-        return page.render(request, store.check(document), build=None, pack_options=pack_options(request, page))
+                               pack_options=pack_options(request, page), draft=token)
+        resumable = None if "draft" in request.GET else _resumable(request)
+        return page.render(request, store.check(document), build=None, pack_options=pack_options(request, page),
+                           draft=token, resumable=resumable)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     notices: list[str] = []
@@ -74,13 +95,41 @@ def new_build(request, ruleset: str, kind: str):
         checked = store.check(page.read_post(request.POST, pack_ref, catalogue, request, notices))
     except BuildError as error:
         return bad_input(request, error)
+    token = draft_token(request.POST.get("draft"))
+    kept_at = draft_page(request.path, token) if token else None
     if request.POST.get("action") == "save":
         build = store.create(checked)
         keep(request, build)
-        forget_draft(request, request.path)
+        if kept_at:
+            forget_draft(request, kept_at)
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
         return go_to(request, build.get_absolute_url())
-    return page.render(request, checked, build=None, dirty=True, notices=notices)
+    response = page.render(request, checked, build=None, dirty=True, notices=notices, draft=token)
+    if kept_at and response.status_code == 200 and keep_draft(request, kept_at, request.POST) and request.htmx:
+        response["HX-Replace-Url"] = kept_at  # a reload comes back to this draft; the menu's "New" starts blank
+    return response
+
+
+def _resumable(request) -> dict | None:
+    """The newest draft of a new build of this kind this browser left, which a fresh "New" page offers to resume."""
+    kept = latest_draft(request, draft_page(request.path, ""))
+    if kept is None:
+        return None
+    name = (kept.form.get("name") or [""])[0][:80]
+    return {"url": kept.page, "at": kept.at, "name": name, "token": kept.page.rpartition("=")[2]}
+
+
+def draft_page(path: str, token: str) -> str:
+    """The address a new build's draft is kept under (and reloads at)."""
+    return f"{path}?draft={token}"
+
+
+def draft_token(text: str | None) -> str:
+    return text if text and DRAFT_TOKEN.fullmatch(text) else ""
+
+
+def new_draft_token() -> str:
+    return secrets.token_urlsafe(9)
 
 
 def _new_build_catalogue(request, pack_ref: str):
@@ -133,6 +182,9 @@ def edit_build(request, token: str):
     page = page_for(build.ruleset, build.kind)
     if request.method == "GET":
         keep(request, build)
+        if "discard" in request.GET:
+            forget_draft(request, request.path)
+            return redirect(request.path)
         if restored := _restored_draft(request, page, build.pack_ref, build):
             return page.render(request, restored[0], build=build, dirty=True, draft_restored=restored[1],
                                form_version=build.version)
@@ -169,8 +221,14 @@ def edit_build(request, token: str):
         keep(request, build)
         forget_draft(request, request.path)
         return page.render(request, checked, build=build, saved=True, notices=notices)
-    return page.render(request, checked, build=build, form_version=based_on, notices=notices,
-                       dirty=checked.document != build.document)
+    dirty = checked.document != build.document
+    response = page.render(request, checked, build=build, form_version=based_on, notices=notices, dirty=dirty)
+    if response.status_code == 200:
+        if dirty:  # kept as it is made, so a reload finds it before any beacon could land
+            keep_draft(request, request.path, request.POST)
+        else:
+            forget_draft(request, request.path)
+    return response
 
 
 @require_POST
@@ -285,12 +343,12 @@ def _filename(build: Build) -> str:
     return safe or build.kind
 
 
-def _restored_draft(request, page, pack_ref: str, build: Build | None = None):
-    """The unsaved changes this browser left on this builder page (checked, and when), unless asked to discard
-    them, no longer readable, or made stale by a save since."""
-    kept = draft(request, request.path)
-    if kept is None or "discard" in request.GET:
-        forget_draft(request, request.path)
+def _restored_draft(request, page, pack_ref: str, build: Build | None = None, page_address: str = ""):
+    """The unsaved changes this browser left on this builder page (checked, and when), unless no longer readable
+    or made stale by a save since."""
+    page_address = page_address or request.path
+    kept = draft(request, page_address)
+    if kept is None:
         return None
     form, at = kept
     try:
@@ -304,22 +362,24 @@ def _restored_draft(request, page, pack_ref: str, build: Build | None = None):
         checked = None
     if checked is None or (build is not None and (form.get("version") != str(build.version)
                                                   or checked.document == build.document)):
-        forget_draft(request, request.path)
+        forget_draft(request, page_address)
         return None
-    return checked, parse_datetime(at)
+    return checked, at
 
 
 @require_POST
 def save_draft(request):
     """What a builder page sends as it is left with unsaved changes (navigator.sendBeacon), to restore later."""
-    path = request.POST.get("draft_for", "")
+    path, _, query = request.POST.get("draft_for", "").partition("?")
     try:
-        builder = resolve(path).url_name in ("build-new", "build-edit")
+        match = resolve(path)
     except Resolver404:
-        builder = False
-    if not builder:
+        match = None
+    token = draft_token(QueryDict(query).get("draft"))
+    if match is None or match.url_name not in ("build-new", "build-edit") or (match.url_name == "build-new"
+                                                                              and not token):
         return HttpResponse("draft_for: the address of a builder page", status=400, content_type="text/plain")
-    if not keep_draft(request, path, request.POST):
+    if not keep_draft(request, draft_page(path, token) if token else path, request.POST):
         return HttpResponse("draft: too large to keep", status=413, content_type="text/plain")
     return HttpResponse(status=204)
 

@@ -6,12 +6,11 @@ in order, and the saved document before and after, catches that for any kind, a 
 import time
 
 import pytest
-from django.contrib.sessions.models import Session
 from playwright.sync_api import expect
 
 from builder import store
 from builder.kinds import PAGES
-from builder.models import Build
+from builder.models import Build, Draft
 from catalogue.loader import latest_pack
 from tests.test_browser import browser, catalogue, edit, new_context, page, shot  # noqa: F401 (fixtures)
 
@@ -82,13 +81,11 @@ def save(page, build: Build, version: int) -> dict:
 
 def wait_for_draft(path: str, name: str, timeout: float = 20) -> None:
     """Until the live server has kept the draft for `path`: Playwright reports no request for a beacon sent as a
-    page unloads, so the test watches the sessions (in the database it shares with the live server) instead."""
+    page unloads, so the test watches the drafts (in the database it shares with the live server) instead."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for session in Session.objects.all():
-            kept = session.get_decoded().get("drafts", {}).get(path)
-            if kept and kept["form"].get("name") == [name]:
-                return
+        if any(kept.form.get("name") == [name] for kept in Draft.objects.filter(page=path)):
+            return
         time.sleep(0.1)
     raise AssertionError(f"no draft of {path} named {name!r} reached the server")
 

@@ -335,16 +335,44 @@ def test_share_page_kept_whole_for_visitors_without_builds_still_gives_each_a_wo
 # --- drafts ----------------------------------------------------------------------------------------
 
 def test_a_draft_left_on_a_new_builder_comes_back_and_can_be_discarded(client, packs):
+    """A new build's draft lives at its own address (?draft=): a reload there restores it; the menu's "New" starts
+    blank and offers to resume it; discarding drops it for good."""
     from tests.html_forms import read_form
 
     values, _ = read_form(client.get("/new/metallurgent/anvil/?example=0").content.decode())
-    left = client.post("/draft/", {**values, "name": ["Half-built"], "draft_for": "/new/metallurgent/anvil/"})
+    token = values["draft"][0]
+    at = f"/new/metallurgent/anvil/?draft={token}"
+    left = client.post("/draft/", {**values, "name": ["Half-built"], "draft_for": at})
     assert left.status_code == 204
-    back = client.get("/new/metallurgent/anvil/").content.decode()
+    back = client.get(at).content.decode()
     assert 'value="Half-built"' in back and "Restored the unsaved changes" in back and "unsaved changes" in back
     assert 'value="Half-built"' not in client.get("/new/metallurgent/anvil/?example=0").content.decode()
-    fresh = client.get("/new/metallurgent/anvil/?discard=1").content.decode()
-    assert 'value="Half-built"' not in fresh and "Restored" not in client.get("/new/metallurgent/anvil/").content.decode()
+    new = client.get("/new/metallurgent/anvil/").content.decode()
+    assert 'value="Half-built"' not in new and "You left an unsaved Anvil “Half-built”" in new
+    assert f'href="{at}">Resume it' in new
+    discarded = client.get(f"/new/metallurgent/anvil/?discard={token}")
+    assert discarded.status_code == 302 and discarded["Location"] == "/new/metallurgent/anvil/"
+    assert "You left" not in client.get("/new/metallurgent/anvil/").content.decode()
+    assert 'value="Half-built"' not in client.get(at).content.decode()
+
+
+def test_every_edit_keeps_the_draft_so_a_reload_finds_it_at_once(client, vanguard):
+    """No beacon needed: the edit itself keeps the draft, and the page's address becomes the draft's."""
+    from tests.html_forms import read_form
+
+    values, _ = read_form(client.get("/new/metallurgent/anvil/?example=0").content.decode())
+    edited = client.post("/new/metallurgent/anvil/", {**values, "name": ["Mid-edit"], "view": ["live"]},
+                         HTTP_HX_REQUEST="true")
+    at = f"/new/metallurgent/anvil/?draft={values['draft'][0]}"
+    assert edited.status_code == 200 and edited["HX-Replace-Url"] == at
+    assert 'value="Mid-edit"' in client.get(at).content.decode()
+    build = saved("anvil", **vanguard)
+    url = build.get_absolute_url()
+    form, _ = read_form(client.get(url).content.decode())
+    client.post(url, {**form, "name": ["Renamed, unsaved"]}, HTTP_HX_REQUEST="true")
+    assert 'value="Renamed, unsaved"' in client.get(url).content.decode()
+    client.post(url, form, HTTP_HX_REQUEST="true")  # edited back to the saved build: nothing left to restore
+    assert "Restored" not in client.get(url).content.decode()
 
 
 def test_a_draft_on_a_saved_build_is_dropped_once_saved_or_stale(client, vanguard):
@@ -364,6 +392,7 @@ def test_a_draft_on_a_saved_build_is_dropped_once_saved_or_stale(client, vanguar
 def test_drafts_refuse_other_addresses_and_huge_forms(client, packs):
     assert client.post("/draft/", {"draft_for": "/s/abc/", "name": "x"}).status_code == 400
     assert client.post("/draft/", {"draft_for": "javascript:alert(1)"}).status_code == 400
-    huge = {"draft_for": "/new/metallurgent/anvil/", "notes": "n" * 70_000}
+    assert client.post("/draft/", {"draft_for": "/new/metallurgent/anvil/", "name": "x"}).status_code == 400
+    huge = {"draft_for": "/new/metallurgent/anvil/?draft=abcdefgh12", "notes": "n" * 70_000}
     assert client.post("/draft/", huge).status_code == 413
     assert client.get("/new/metallurgent/anvil/").status_code == 200

@@ -28,7 +28,8 @@ document.addEventListener("click", async (event) => {
 let saving = false;
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button[name=action]");
-  if (button && button.value.startsWith("save")) saving = true;
+  // Saving, or discarding the draft: the page is leaving on purpose, with nothing to keep.
+  if (button && button.value.startsWith("save") || event.target.closest("[data-discard]")) saving = true;
 });
 // A save that worked answers with the edit link to go to: the page is still leaving, not to be kept as a draft.
 document.addEventListener("htmx:afterRequest", (event) => {
@@ -43,7 +44,7 @@ window.addEventListener("pagehide", () => {
   const form = builderForm();
   if (saving || !form || !document.querySelector(".badge.dirty")) return;
   const data = new FormData(form);
-  data.append("draft_for", location.pathname);
+  data.append("draft_for", location.pathname + location.search);
   navigator.sendBeacon(form.dataset.drafts, data);
 });
 
