@@ -63,7 +63,7 @@ def test_house_rules_change_the_budgets_live_and_survive_the_save(page):
     page.fill("#hr-gear-budget", "2000")
     page.locator("#hr-gear-budget").dispatch_event("change")
     expect(page.locator("[data-meter=gear_rep]").first).to_contain_text("/ 2000")
-    expect(page.locator("#house-rules summary")).to_contain_text("1 in use")
+    expect(page.locator("#house-rules summary")).to_contain_text("1 in force")
     page.get_by_role("button", name="Save and get links").click()
     expect(page.locator("#links")).to_be_visible()
     expect(page.locator("#hr-gear-budget")).to_have_value("2000")

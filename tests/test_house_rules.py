@@ -249,7 +249,7 @@ def test_the_panel_saves_house_rules_and_every_page_prints_them(client, packs, d
     build = Build.objects.get()
     assert build.document["house_rules"] == {"gear-budget": 2000, "severity": {"DM-R53": "off"}}
     edit = client.get(build.get_absolute_url()).content.decode()
-    assert 'name="hr-gear-budget" value="2000"' in edit and "2 in use" in edit
+    assert 'name="hr-gear-budget" value="2000"' in edit and "2 in force" in edit
     share = client.get(build.share_url()).content.decode()
     assert "House rules:" in share and "DM-R06 MES, weapons, items and allies budget: 2000 (rulebook: 1500)" in share
     assert "DM-R53" in share and "ignored" in share
@@ -284,7 +284,7 @@ def test_applying_a_preset_sets_the_builds_house_rules(client, packs):
     link = "https://table.test" + make_preset(client)["Location"]
     form = {"pack": pack_ref("darkmetal", "leader"), "name": "League", "action": "apply_preset", "hr-preset": link}
     page = client.post("/new/darkmetal/leader/", form).content.decode()
-    assert 'name="hr-gear-budget" value="2000"' in page and "2 in use" in page
+    assert 'name="hr-gear-budget" value="2000"' in page and "2 in force" in page
 
 
 @pytest.mark.parametrize("fields, path", [({"hr-preset-name": ""}, "hr-preset-name"),

@@ -10,6 +10,8 @@ The validator reads parameters and readings through `setting`; severities are ap
 """
 from __future__ import annotations
 
+import re
+
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -59,7 +61,26 @@ class Option(BaseModel):
         return "; ".join(meaning for value, meaning in self.choices.items() if value != self.default)
 
     def describe(self, value: Any) -> str:
-        return self.choices.get(value, str(value)) if self.kind == "reading" else str(value)
+        return plain(self.choices.get(value, str(value))) if self.kind == "reading" else str(value)
+
+    @property
+    def plain_text(self) -> str:
+        return plain(self.text)
+
+    @property
+    def plain_choices(self) -> dict[str, str]:
+        return {value: plain(meaning) for value, meaning in self.choices.items()}
+
+
+# A bracketed source reference (a rulebook line, a digest item, an ambiguity's ID): the rule index holds them, the
+# panel a player reads does not.
+_REFERENCE = r"(?:digest [^()]*|[A-Z]{1,2}-[A-Z]?\d+|[LF]\d+(?:-\d+)?|p\. ?\d+)"
+_REFERENCES = re.compile(rf"\s*\({_REFERENCE}(?:[,;] ?{_REFERENCE})*\)")
+
+
+def plain(text: str) -> str:
+    """A house rule's wording for players: its sentences without their source references."""
+    return _REFERENCES.sub("", text).strip()
 
 
 @cache

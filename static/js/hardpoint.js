@@ -70,6 +70,18 @@ document.addEventListener("click", (event) => {
   select.focus();
 });
 
+// A swap redraws the builder: what the player had opened (House rules, a chooser, a stat's explanation) stays open.
+let opened = [];
+document.addEventListener("htmx:beforeSwap", () => {
+  opened = [...document.querySelectorAll("details[open][id]")].map((details) => details.id);
+});
+document.addEventListener("htmx:afterSwap", () => {
+  for (const id of opened) {
+    const details = document.getElementById(id);
+    if (details && !details.open) details.open = true;
+  }
+});
+
 // Undo and redo in every builder: the form's earlier states, kept in this tab. Each settled answer that changed
 // the form is one step; undoing posts an earlier state, and the server draws the workbench from it.
 const IGNORED = ["csrfmiddlewaretoken", "structure", "mechanics", "version"];  // bookkeeping, not the build
