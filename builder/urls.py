@@ -23,6 +23,7 @@ urlpatterns = [
     path("new/<slug:ruleset>/<slug:kind>/", views.new_build, name="build-new"),
     path("import/", views.import_build, name="build-import"),
     path("draft/", views.save_draft, name="draft"),
+    path("roster/<slug:ruleset>/<slug:kind>/", views.roster_search, name="roster-search"),
     path("b/<str:token>/", views.edit_build, name="build-edit"),
     path("b/<str:token>/duplicate", views.duplicate_build, name="build-duplicate"),
     path("b/<str:token>/delete", views.delete_build, name="build-delete"),

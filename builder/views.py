@@ -23,7 +23,7 @@ from catalogue.models import Pack, UserPack
 from catalogue.rulesets import ACTIVE, COMING, EXCHANGES
 from catalogue.rulesets.base import BuildError
 
-from . import changes, exchange, forms, store, tasks
+from . import changes, exchange, forms, rosters, store, tasks
 from .errors import bad_input, go_to
 from .kinds import PAGES, page_for
 from .models import Build
@@ -365,6 +365,23 @@ def _restored_draft(request, page, pack_ref: str, build: Build | None = None, pa
         forget_draft(request, page_address)
         return None
     return checked, at
+
+
+def roster_search(request, ruleset: str, kind: str):
+    """A roster's add box, searched: this browser's builds of the member kind, the pack's examples and items whose
+    name holds the text, or the build a pasted link names (or why it cannot be added)."""
+    page = page_for(ruleset, kind)
+    roster = next((r for r in page.rosters if r.field == request.GET.get("field")), None)
+    catalogue = catalogue_by_ref(str(request.GET.get("pack", ""))[:100])
+    if roster is None or catalogue is None or catalogue.ruleset != ruleset:
+        raise Http404("No such roster on this page, or its pack is not loaded")
+    text = str(request.GET.get(roster.field, ""))[:200]
+    member = page_for(ruleset, roster.member)
+    found, problem = rosters.lookup(text, request, page, roster, catalogue) if text.strip() else (None, "")
+    results = rosters.matches(text, request, page, roster, catalogue, member.describe)[:rosters.MAX_RESULTS]
+    return render(request, "partials/roster_results.html", {"roster": roster, "results": results, "text": text,
+                                                             "problem": problem if not results else "",
+                                                             "member": member})
 
 
 @require_POST

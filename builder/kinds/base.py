@@ -31,6 +31,7 @@ from catalogue.rulesets.spec import Kind, Ruleset
 
 from .. import changes, forms, live, presets, store
 from ..charts import qr_data_uri
+from ..rosters import Roster
 from ..session import has_builds
 
 
@@ -48,6 +49,8 @@ class KindPage:
     secret_label = "secret items"
     # The document's fields whose edits reshape nothing on the builder but the live fragments (see builder.live).
     value_fields: tuple[str, ...] = ("name", "notes")
+    # The add boxes of a roster kind (builder/rosters.py): where members are searched for and added.
+    rosters: tuple[Roster, ...] = ()
     # Fragments (.jinja, each an element with an id, swapped out of band) a value edit sends besides the title,
     # badges, side panel and fingerprints that every kind's do.
     live_fragments: tuple[str, ...] = ()
@@ -92,6 +95,10 @@ class KindPage:
     def read_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                   notices: list[str] | None = None) -> dict[str, Any]:
         """The kind's document from its form, with the House rules panel's choices, which every kind shares."""
+        field, _, token = str(post.get("roster-pick", "")).partition(" ")
+        if field in {roster.field for roster in self.rosters}:
+            post = post.copy()
+            post[field] = token  # a search result picked: what its add box names now
         document = self.document_from_post(post, pack_ref, catalogue, request, notices)
         removed = forms.json_field(post, "removed", None)
         if removed is not None and post.get("action") != "dismiss_removed":

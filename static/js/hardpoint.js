@@ -58,7 +58,8 @@ document.addEventListener("input", (event) => {
   }
 });
 document.addEventListener("change", (event) => {
-  if (event.target.matches("[data-filter]")) event.stopPropagation();  // a filter is not an edit of the build
+  // A filter, or a roster's search box being typed in, is not an edit of the build: Add is.
+  if (event.target.matches("[data-filter], [data-roster-search]")) event.stopPropagation();
 }, true);
 document.addEventListener("click", (event) => {
   const button = event.target.closest("[data-fit]");

@@ -7,6 +7,7 @@ from typing import Any
 from catalogue.rulesets.base import Catalogue
 
 from ... import forms
+from ...rosters import Notice, Roster, added
 from ...session import mine
 from ..base import KindPage
 
@@ -14,6 +15,8 @@ MAX_PILOTS = 12
 
 
 class Page(KindPage):
+    rosters = (Roster("add-pilot", "pilot", "pilot"),)
+
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New lance"}
 
@@ -26,15 +29,11 @@ class Page(KindPage):
                            notices: list | None = None) -> dict[str, Any]:
         pilots = [post.get(f"pilot-{i}", "") for i in range(forms.whole_number(post, "pilot-count", 0, 0, MAX_PILOTS))]
         pilots = [forms.share_id(p, f"pilot-{i}") for i, p in enumerate(pilots) if p]
-        added = post.get("add-pilot", "").strip()
-        if added:
-            mine_by_name = [b for b in (mine(request, self.ruleset.key, "pilot") if request is not None else [])
-                            if added.lower() == b.name.lower()]
-            found = mine_by_name[0].share_id if mine_by_name else forms.share_id(added.rsplit("#", 1)[-1], "add-pilot")
-            if found in pilots and notices is not None:
-                notices.append("That pilot is in the lance already.")
-            elif len(pilots) < MAX_PILOTS:
-                pilots.append(found)
+        found = added(post, request, self, self.rosters[0], catalogue, notices)
+        if found is not None and found.value in pilots and notices is not None:
+            notices.append(Notice("add-pilot", "That pilot is in the lance already."))
+        elif found is not None and len(pilots) < MAX_PILOTS:
+            pilots.append(found.value)
         verb, index = forms.action(post)
         if verb == "remove-pilot":
             del pilots[forms.row(index, pilots)]
@@ -43,7 +42,7 @@ class Page(KindPage):
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
         own = mine(request, self.ruleset.key, "pilot") if request is not None else []
-        return {**context(checked, {b.share_id: b.get_absolute_url() for b in own}), "my_pilots": own}
+        return context(checked, {b.share_id: b.get_absolute_url() for b in own})
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked, {})
