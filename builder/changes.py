@@ -6,6 +6,8 @@ and the rule issues before and after; an upgrade empties what is gone and says s
 """
 from __future__ import annotations
 
+import re
+
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +63,26 @@ def document_changes(before: dict[str, Any], after: dict[str, Any]) -> list[dict
     old, new = _leaves(before), _leaves(after)
     return [{"path": path, "before": old.get(path), "after": new.get(path)}
             for path in dict.fromkeys([*old, *new]) if old.get(path) != new.get(path)]
+
+
+def labelled(fields: list[dict[str, Any]], ruleset, catalogues: list) -> list[dict[str, Any]]:
+    """Changed fields as a player reads them: "Traits › Athletics", "Gear #3 › Item", items by their names."""
+    def shown(value: Any) -> Any:
+        for catalogue in catalogues:
+            if catalogue is not None and isinstance(value, str) and value in catalogue.items:
+                return catalogue.items[value].name
+        return value
+
+    return [{**field, "label": field_label(field["path"], ruleset), "before": shown(field["before"]),
+             "after": shown(field["after"])} for field in fields]
+
+
+def field_label(path: str, ruleset) -> str:
+    return " › ".join(f"#{int(index) + 1}" if index else ruleset.stat_label(name)
+                      for name, index in _SEGMENT.findall(path))
+
+
+_SEGMENT = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 def _leaves(value: Any, at: tuple = ()) -> dict[str, Any]:

@@ -215,7 +215,8 @@ def edit_build(request, token: str):
             build.refresh_from_db()
             return page.render(request, checked, status=409, build=build, conflict=stale.current, dirty=True,
                                form_version=based_on, notices=notices,
-                               conflict_changes=changes.document_changes(build.document, checked.document))
+                               conflict_changes=changes.labelled(changes.document_changes(build.document, checked.document),
+                                                                 page.ruleset, [checked.catalogue]))
         except BuildError as error:
             return bad_input(request, error)
         keep(request, build)
@@ -280,8 +281,10 @@ def compare_versions(request, share_id: str):
     try:
         a, b = (store.public_view(_saved(request, share_id, forms.whole_number(request.GET, side, default, low=1)))
                 for side, default in (("a", max(1, build.version - 1)), ("b", build.version)))
-        fields = changes.document_changes(a.document, b.document)
-        issues = [store.check(v.document).report for v in (a, b)]
+        checked = [store.check(v.document) for v in (a, b)]
+        fields = changes.labelled(changes.document_changes(a.document, b.document), checked[1].ruleset,
+                                  [c.catalogue for c in checked])
+        issues = [c.report for c in checked]
     except BuildError as error:
         return bad_input(request, error)
     return render(request, "builder/compare.html", {

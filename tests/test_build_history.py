@@ -49,8 +49,8 @@ def test_the_share_page_lists_versions_and_links_what_changed(client, three_save
 
 def test_comparing_two_versions_shows_fields_and_issues(client, three_saves):
     page = client.get(f"/s/{three_saves.share_id}/compare/", {"a": 1, "b": 3}).content.decode()
-    assert "<code>name</code>" in page and "First" in page and "Third" in page
-    assert "<code>gear[" in page  # the Gear taken off in the third save
+    assert "<td>Name</td>" in page and "First" in page and "Third" in page
+    assert "<td>Gear › #" in page and "gear[" not in page  # the Gear taken off in the third save, by label
     assert "Issues in v1" in page and "Issues in v3" in page
     assert client.get(f"/s/{three_saves.share_id}/compare/", {"a": 1, "b": 8}).status_code == 404
 

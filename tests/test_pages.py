@@ -146,7 +146,7 @@ def test_stale_save_is_refused_with_409_and_nothing_lost(client, example):
     assert "saved elsewhere" in html
     # The banner shows how the refused edit differs from what is saved now.
     assert "How yours differs from the saved version 2" in html
-    assert "<td><code>name</code></td><td>First edit</td><td>Second edit</td>" in html
+    assert "<td>Name</td><td>First edit</td><td>Second edit</td>" in html
     build.refresh_from_db()
     assert build.name == "First edit" and build.version == 2
 

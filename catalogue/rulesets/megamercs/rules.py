@@ -148,7 +148,7 @@ def check_hardpoints(unit: Unit, report: Report) -> None:
         elif not set(item.types) & set(hp.types):
             report.add("MM-R02", "error", m.path,
                        f"{item.name} ({types_label(item.types)}) shares no type symbol with hard-point {hp.key} "
-                       f"({types_label(hp.types)}).", "Move it to a hard-point with one of its symbols.")
+                       f"({types_label(hp.types)}).", "Take it off and mount it on a hard-point with one of its symbols.")
         if item.size > hp.size:
             report.add("MM-R04", "error", m.path,
                        f"{item.name} is size {item.size}; hard-point {hp.key} is size {hp.size}.",
