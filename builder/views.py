@@ -80,6 +80,8 @@ def new_build(request, ruleset: str, kind: str):
                 document = dict(pack.examples[int(example)])
             except (ValueError, IndexError):
                 raise Http404("No such example") from None
+            if document.get("kind", page.ruleset.kinds[0].key) != page.kind.key:
+                raise Http404(f"That example is not a {page.kind.label}")
         elif restored := _restored_draft(request, page, pack.ref, page_address=draft_page(request.path, token)):
             return page.render(request, restored[0], build=None, dirty=True, draft_restored=restored[1],
                                pack_options=pack_options(request, page), draft=token)

@@ -164,8 +164,8 @@ def test_validate_command_exits_0_1_or_2_on_mutated_documents(packs, tmp_path, r
 def builder_form(client, ruleset: str, kind: str) -> tuple[str, dict[str, str], list[str]]:
     """A new builder's address and its form's fields (from its first example when it has one)."""
     url = f"/new/{ruleset}/{kind}/"
-    fields, _ = read_form(client.get(url + ("?example=0" if latest_pack(ruleset, kind).examples else "")).content
-                          .decode())
+    example = next((i for i, e in enumerate(latest_pack(ruleset, kind).examples) if e.get("kind") == kind), None)
+    fields, _ = read_form(client.get(url + ("" if example is None else f"?example={example}")).content.decode())
     fields = {name: values_[0] for name, values_ in fields.items() if name != "csrfmiddlewaretoken"}
     return url, fields, sorted(fields)
 

@@ -21,15 +21,17 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # shape alone, so it gets the live fragments back.
 VALUE_EDITS: dict[tuple[str, str], list[tuple[str, str]]] = {
     ("metallurgent", "anvil"): [("task", "sniper"), ("condition-left_arm", "damaged")],
-    ("metallurgent", "pilot"): [],
-    ("metallurgent", "squad"): [],
-    ("darkmetal", "leader"): [],
-    ("megamercs", "unit"): [],
-    ("megamercs", "company"): [],
-    ("lancer", "pilot"): [],
+    ("metallurgent", "pilot"): [("callsign", "Echo"), ("mettle", "7"), ("lifepath", "selenite-spacer-kid"),
+                                ("profession", "anvil-ground-crew"), ("development-dev-night-school", "2"),
+                                ("talents", "Steady hands")],
+    ("metallurgent", "squad"): [("players", "5"), ("opponent", "abcd1234")],
+    ("darkmetal", "leader"): [("trait-ath", "4"), ("trait-kno", "6"), ("skill-med", "1"), ("skill-eng", "5"), ("player", "Dana")],
+    ("megamercs", "unit"): [("mount-0-ammo", "HE")],
+    ("megamercs", "company"): [("credit_budget", "1000"), ("infantry-0-count", "3"), ("aircraft-0-count", "2")],
+    ("lancer", "pilot"): [("callsign", "WREN"), ("trigger-sk_spot", "3"), ("talent-t_iron_nerve", "3"), ("hase-hull", "2"), ("hase-engineering", "4")],
     ("lancer", "lance"): [],
-    ("ember", "mech"): [],
-    ("ember", "squad"): [],
+    ("ember", "mech"): [("stance", "defensive")],
+    ("ember", "squad"): [("drone-0-count", "5")],
 }
 OOB = re.compile(r'<(\w+)[^>]*\bid="([^"]+)"[^>]*\bhx-swap-oob="true"')
 
@@ -106,6 +108,8 @@ def test_a_value_edit_swaps_in_what_the_whole_page_would_show(client, packs, rul
             assert answer.status_code == 200 and "HX-Retarget" not in answer, (url, field)
             after = client.post(post_to, edited, **HTMX).content.decode()
             fragments = answer.content.decode()
+            if "pickers-stale" in answer.get("HX-Trigger-After-Settle", ""):  # the page asks for them next
+                fragments += client.post(post_to, {**edited, "view": ["pickers"]}, **HTMX).content.decode()
             state = [field, "csrfmiddlewaretoken"]
             assert without_state(swapped(before, fragments), state) == without_state(after, state), (url, field)
 

@@ -31,15 +31,29 @@ def offered(html: str, hardpoint: str) -> set[str]:
     return set(re.findall(r'<option value="([^"]+)"', select))
 
 
-def test_each_hardpoint_offers_the_items_sharing_its_types(client, pack):
+def marked(html: str, hardpoint: str) -> dict[str, str]:
+    """Every item a hard-point's picker offers, with the rule it would break ("" when it fits)."""
+    select = re.search(rf'<select name="add-{hardpoint}".*?</select>', html, re.S).group(0)
+    return {key: (re.findall(r'data-reason="(MM-R\d+)', attributes) or [""])[0]
+            for key, attributes in re.findall(r'<option value="([^"]+)"([^>]*)>', select)}
+
+
+def test_each_hardpoint_offers_the_items_sharing_its_types_first_and_marks_the_rest(client, pack):
     ref, catalogue = pack[0].ref, pack[1]
+    cards = catalogue.of("weapon") + catalogue.of("equipment")
     for chassis in catalogue.of("chassis"):
         html = client.post("/new/megamercs/unit/", {"pack": ref, "name": "T", "chassis": chassis.key}).content.decode()
         for hp in chassis.hardpoints:
-            keys = offered(html, hp.key)
-            assert all(set(catalogue.items[k].types) & set(hp.types) for k in keys), (chassis.key, hp.key)
-            assert all(not catalogue.items[k].specialist_for or chassis.key in catalogue.items[k].specialist_for
-                       for k in keys)
+            assert all(set(catalogue.items[k].types) & set(hp.types) for k in offered(html, hp.key)), hp.key
+            reasons = marked(html, hp.key)
+            assert set(reasons) == {i.key for i in cards}
+            for item in cards:
+                if item.specialist_for and chassis.key not in item.specialist_for:
+                    assert reasons[item.key] == "MM-R06", (chassis.key, hp.key, item.key)
+                elif not set(item.types) & set(hp.types):
+                    assert reasons[item.key] == "MM-R02", (chassis.key, hp.key, item.key)
+                elif item.size > hp.size:
+                    assert reasons[item.key] == "MM-R04", (chassis.key, hp.key, item.key)
 
 
 def test_adding_from_a_hardpoint_picker_mounts_there(client, pack):
@@ -88,7 +102,7 @@ def test_every_example_unit_is_legal_and_its_card_prints(client, pack, tmp_path)
         special = ("F Focus (start of turn): Fire Control, Evasion, Defence or Melee" if chassis.unit_type == "mecha"
                    else "C Commander: Look Around (+4 Vision), Hands On")
         for expected in (build.name, chassis.name, "Action pool", special, "HARD-POINTS", "INTERNALS", "WEAPONS",
-                         "DAMAGE REDUCTION", "Credits", *[h.key for h in chassis.hardpoints],
+                         "DAMAGE REDUCTION", "Credits", *[h.name for h in chassis.hardpoints],
                          "Movement type", MOVEMENT_TYPES[chassis.movement_type][0], "Tick a hex as it is destroyed",
                          *[f"{LOCATION_LABELS[g.location]} {GRID_LABELS[g.type]} · {g.hexes} hexes"
                            for g in chassis.grids]):
@@ -210,3 +224,39 @@ def test_the_preview_form_sends_the_beacon_and_the_e_war_actions(client, pack):
     html = client.post("/preview/megamercs/unit/", form, HTTP_HX_REQUEST="true").content.decode()
     assert "lock: <strong>" in html and "(its Beacon: 70 counts as 40)" in html
     assert "jam: <strong>" in html and "hack: <strong>" in html and "Network Defence lends 80" in html
+
+
+def test_every_place_picks_what_its_form_field_would(client, pack):
+    """Each picker's choices are tried on the build as the form would make it: a chassis keeps the mounts whose
+    hard-point it has, a drone goes with the last drone's unit."""
+    from django.http import QueryDict
+
+    from builder.kinds import PAGES
+
+    catalogue, fields = pack[1], set()
+    for i, example in enumerate(pack[0].examples):
+        page = PAGES["megamercs", example["kind"]]
+        values, _ = read_form(client.get(f"/new/megamercs/{example['kind']}/?example={i}").content.decode())
+        post = QueryDict(mutable=True)
+        for key, value in values.items():
+            post.setlist(key, value)
+        document = store.check(page.read_post(post, pack[0].ref, catalogue)).document
+        for place in page.kind.places_of(document, catalogue):
+            for item in place.offered(catalogue):
+                picked = post.copy()
+                picked[place.field] = item.key
+                by_form = page.kind.parse(page.read_post(picked, pack[0].ref, catalogue)).model_dump(mode="json")
+                assert page.kind.parse(place.choose(document, item.key)).model_dump(mode="json") == by_form, \
+                    (example["name"], place.field, item.key)
+            fields.add(place.field)
+    assert {"chassis", "add-r-arm", "add-drone", "add-infantry", "add-aircraft"} <= fields
+
+
+def test_a_new_drone_joins_the_unit_of_the_last_one(client, pack):
+    contract = next(c for c in examples(pack, "company") if c.get("drones"))
+    drones = contract["drones"]
+    fields = {**company_form(contract), "add-drone": drones[0]["drone"]}
+    form, _ = read_form(client.post("/new/megamercs/company/", fields).content.decode())
+    added = len(drones)
+    assert form[f"drone-{added}-drone"] == [drones[0]["drone"]]
+    assert form[f"drone-{added}-controller"] == [str(drones[-1]["controller"])]

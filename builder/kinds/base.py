@@ -172,7 +172,7 @@ class KindPage:
         view = request.POST.get("view") if request.htmx and request.method == "POST" else None
         fingerprints = {"structure": live.fingerprint(self.structure(checked.document)),
                         "mechanics": live.mechanics(checked)}
-        if view in live.VIEWS and not (view == "live" and request.POST.get("structure") != fingerprints["structure"]):
+        if view in live.VIEWS and not (view == "live" and self.reshaped(request.POST, checked, fingerprints)):
             context = {**self.common(checked, build), **self.live_context(request, checked, build), **extra,
                        **fingerprints, "editing": True}
             if view == "live":
@@ -194,6 +194,13 @@ class KindPage:
             context.update(self.preview_context(request, checked.document, extra.get("build")),
                            preview_form_template=self.template("preview_form"))
         return render(request, self.template("page"), context, status=status)
+
+    def reshaped(self, post, checked, fingerprints: dict[str, str]) -> bool:
+        """Whether a live edit must redraw the workbench: the structure moved, or a picker or roster added something
+        (its box must be empty again, whatever else moved)."""
+        adds = [place.field for place in live.places(checked).values() if place.adds]
+        return (post.get("structure") != fingerprints["structure"]
+                or any(post.get(field) for field in adds + [roster.field for roster in self.rosters]))
 
     def live_context(self, request, checked, build=None) -> dict[str, Any]:
         """What the live fragments and pickers show beyond `common`: by default all the builder shows."""

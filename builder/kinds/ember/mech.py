@@ -1,6 +1,9 @@
 """The Ember Mech builder: a Part card in each of the five slots (or none), the Pilot, the deployment stance, which
 Handheld Parts start on their Discard side and which Parts stay secret; each Part shown as its card, with its
-actions' dice as coloured dice, and the Mech's values, Timings and tokens beside."""
+actions' dice as coloured dice, and the Mech's values, Timings and tokens beside.
+
+Value edits (the name, the stance, a Discard side, a secret) get the Mech's live fragments back: each slot's card
+and issues, and the Pilot's and the Parts' issues (builder.live)."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,6 +16,7 @@ from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.ember import construction as c
 from catalogue.rulesets.ember import preview as engine
 from catalogue.rulesets.ember.construction import actions_of
+from catalogue.rulesets.ember.places import SLOT_LABELS
 from catalogue.rulesets.ember.rules import parse, resolve
 from catalogue.rulesets.ember.schema import SLOT_LETTERS, SLOTS, TIMINGS, PartCard, Pilot
 
@@ -21,8 +25,6 @@ from ...models import Build
 from ...session import mine
 from ..base import KindPage, target_and_situation
 
-SLOT_LABELS = {"torso": "Torso", "backpack": "Backpack", "chassis": "Chassis", "left_arm": "Left Arm",
-               "right_arm": "Right Arm"}
 STANCES = {"offensive": "Offensive", "defensive": "Defensive", "mobility": "Mobility"}
 LENGTHS = {"short": "S", "medium": "M", "long": "L"}
 DEFENDER_STANCES = {"deployed": "as deployed (a Part: Offensive)", "offensive": "Offensive", "defensive": "Defensive",
@@ -37,6 +39,8 @@ class Page(KindPage):
     to_fit = ("E-R03", "E-R05")  # a slot or the Pilot not chosen yet
     summary_meters = {"parts": "Parts"}
     secret_label = "secret Parts"
+    value_fields = ("name", "notes", "stance", "discarded", "secret")
+    live_fragments = ("builder/ember/mech/fragments/live.jinja",)
 
     def describe(self, document: dict[str, Any]) -> str:
         return f"{STANCES.get(document.get('stance', 'offensive'), '')} stance"
@@ -45,21 +49,21 @@ class Page(KindPage):
         head, _, rest = path.partition(".")
         if head == "parts" and rest in SLOTS:
             return f"slot-{rest}"
-        return {"pilot": "pilot", "parts": "slots", "secret": "slots", "discarded": "slots"}.get(head, "")
+        return {"pilot": "pilot-section", "parts": "slots", "secret": "slots", "discarded": "slots"}.get(head, "")
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
         parts = {slot: post.get(f"part-{slot}") for slot in SLOTS if post.get(f"part-{slot}")}
+
+        def ticked(box: str) -> list[str]:
+            # A box holds the card it was ticked for: a card fitted in its slot since starts without it.
+            return [s for s in SLOTS if s in parts and post.get(f"{box}-{s}") == parts[s]]
         return {**self.header(pack_ref), "name": post.get("name", "").strip() or "Unnamed Mech",
                 "notes": post.get("notes", ""), "parts": parts, "pilot": post.get("pilot") or None,
                 "stance": forms.choice(post, "stance", STANCES, "offensive"),
-                "discarded": [s for s in SLOTS if post.get(f"discarded-{s}") == "on" and s in parts],
-                "secret": [s for s in SLOTS if post.get(f"secret-{s}") == "on" and s in parts]}
+                "discarded": ticked("discarded"), "secret": ticked("secret")}
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
-        return context(checked, editing=True)
-
-    def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked)
 
     def preview_context(self, request, document, build) -> dict[str, Any]:
@@ -88,7 +92,7 @@ class Page(KindPage):
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
         """Every attack action of the Mech's Parts against the Part the request describes, or a whole Mech."""
         target, situation = target_and_situation(request, engine.DefenderModel, engine.SituationModel)
-        mech = resolve(parse(checked.document), checked.catalogue)
+        mech = checked.resolved
         offensive = checked.document.get("stance") == "offensive"
         defending = defending_mech(target, checked.catalogue)
         stance = target.stance if target.stance != "deployed" else defending.stance if defending else "offensive"
@@ -192,9 +196,8 @@ def printed(shown: dict[str, Any], subtitle: str, corner: str) -> dict[str, Any]
                        ("EV", side.electronic)], "actions": shown["actions"]}
 
 
-def context(checked, editing: bool = False) -> dict[str, Any]:
-    document, catalogue, report = checked.document, checked.catalogue, checked.report
-    items = catalogue.items
+def context(checked) -> dict[str, Any]:
+    document, items, report = checked.document, checked.catalogue.items, checked.report
     parts = document.get("parts", {})
     slots = []
     for slot in SLOTS:
@@ -203,13 +206,12 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                       "card": card(part, slot in document.get("discarded", [])) if isinstance(part, PartCard) else None,
                       "secret": slot in document.get("secret", []),
                       "masked": slot in document.get("masked", {}),
-                      "options": [p for p in catalogue.of("part") if p.slot == slot] if editing else [],
                       "issues": report.issues_at(f"parts.{slot}")})
     pilot = items.get(document.get("pilot") or "")
     timings = report.detail.get("timings", {})
-    return {"slots": slots, "pilot": pilot if isinstance(pilot, Pilot) else None,
-            "pilots": catalogue.of("pilot") if editing else [], "stances": STANCES,
+    return {"slots": slots, "pilot": pilot if isinstance(pilot, Pilot) else None, "stances": STANCES,
             "initiative": [(t.title(), pilot.initiative[t]) for t in TIMINGS] if isinstance(pilot, Pilot) else [],
             "link_boxes": range(pilot.max_link) if isinstance(pilot, Pilot) else range(0),
             "timings": [(t.title(), timings.get(t, [])) for t in TIMINGS],
-            "mech_issues": [i for i in report.issues if not i.path.startswith("parts.")]}
+            "pilot_issues": report.issues_at("pilot"),
+            "mech_issues": [i for i in report.issues if i.path != "pilot" and not i.path.startswith("parts.")]}

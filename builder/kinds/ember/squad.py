@@ -1,5 +1,7 @@
 """The Ember squad page: saved Mechs by share link (or this browser's, by name), Drones with counts, the points bar
-of the unsourced format, command capacity against the Drones that take Commands, and each Mech's Pilot ID."""
+of the unsourced format, command capacity against the Drones that take Commands, and each Mech's Pilot ID.
+
+A Drone's count is a value edit: it gets the squad's live fragments back (the squad's and each Drone's issues)."""
 from __future__ import annotations
 
 import json
@@ -8,20 +10,23 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from catalogue.rulesets.base import Catalogue
-from catalogue.rulesets.ember.schema import Drone
+from catalogue.rulesets.ember.places import MAX_DRONES, MAX_OF_A_KIND, with_drone
+from catalogue.rulesets.ember.schema import Drone, WrittenMech
 
 from .mech import card_actions
 
 from ... import forms
-from ...session import mine
+from ...rosters import Roster, added
 from ..base import KindPage
 
-MAX_MECHS, MAX_DRONES = 12, 24
+MAX_MECHS = 12
 MAX_INLINE = 4000  # characters of one written-in Mech in the form
 
 
 class Page(KindPage):
+    rosters = (Roster("add-mech", "mech", "Mech", examples=True),)
     summary_meters = {"points": "Points", "commands": "Commands"}
+    live_fragments = ("builder/ember/squad/fragments/live.jinja",)
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New squad"}
@@ -37,21 +42,15 @@ class Page(KindPage):
         mechs = [forms.roster_line(post.get(f"mech-{i}", ""), f"mech-{i}", "mech", MAX_INLINE)
                  for i in range(forms.whole_number(post, "mech-count", 0, 0, MAX_MECHS))]
         drones = [{"drone": post.get(f"drone-{i}-drone", ""),
-                   "count": forms.whole_number(post, f"drone-{i}-count", 1, 1, 12)}
+                   "count": forms.whole_number(post, f"drone-{i}-count", 1, 1, MAX_OF_A_KIND)}
                   for i in range(forms.whole_number(post, "drone-count", 0, 0, MAX_DRONES))]
-        added = post.get("add-mech", "").strip()
-        if added and len(mechs) < MAX_MECHS:
-            own = [b for b in (mine(request, self.ruleset.key, "mech") if request is not None else [])
-                   if b.name.lower() == added.lower()]
-            mechs.append({"build": own[0].share_id if own else forms.share_id(added.rsplit("#", 1)[-1], "add-mech")})
+        found = added(post, request, self, self.rosters[0], catalogue, notices)
+        if found is not None and len(mechs) < MAX_MECHS:
+            mechs.append({"build": found.value} if found.source == "build" else
+                         {"mech": {k: v for k, v in found.value.items() if k in WrittenMech.model_fields}})
         added_drone = post.get("add-drone", "")
         if isinstance(catalogue.items.get(added_drone), Drone):
-            # One row a kind of Drone: adding one it has raises its count (up to the count field's 12).
-            same = next((row for row in drones if row["drone"] == added_drone), None)
-            if same is not None:
-                same["count"] = min(12, same["count"] + 1)
-            elif len(drones) < MAX_DRONES:
-                drones.append({"drone": added_drone, "count": 1})
+            drones = with_drone(drones, added_drone)
         verb, index = forms.action(post)
         rows = {"remove-mech": mechs, "remove-drone": drones}.get(verb)
         if rows is not None:
@@ -59,9 +58,12 @@ class Page(KindPage):
         return {**self.header(pack_ref), "name": post.get("name", "").strip() or "New squad",
                 "notes": post.get("notes", ""), "mechs": mechs, "drones": drones}
 
+    def structure(self, document: dict[str, Any]) -> dict[str, Any]:
+        """A Drone's count reshapes nothing: its row stays, only the points, Commands and issues move."""
+        return {**super().structure(document), "drones": [row["drone"] for row in document.get("drones", [])]}
+
     def context(self, request, checked, build=None) -> dict[str, Any]:
-        own = mine(request, self.ruleset.key, "mech") if request is not None else []
-        return {**context(checked), "my_mechs": own, "drone_options": checked.catalogue.of("drone")}
+        return context(checked)
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked)
@@ -103,5 +105,6 @@ def context(checked) -> dict[str, Any]:
                                  or issue.path.startswith(f"mechs[{i}].")]})
     drones = [{"index": i, "drone": items[d["drone"]], "count": d["count"], "issues": report.issues_at(f"drones[{i}]")}
               for i, d in enumerate(document.get("drones", []))]
-    return {"mechs": mechs, "drones": drones,
-            "squad_issues": [i for i in report.issues if not i.path.startswith(("mechs[", "drones["))]}
+    return {"mechs": mechs, "drones": drones, "drone_issues": report.issues_at("drones"),
+            "squad_issues": [i for i in report.issues
+                             if i.path != "drones" and not i.path.startswith(("mechs[", "drones["))]}

@@ -1,5 +1,8 @@
 """The MEGA MERCS company page: saved units (by share link) or starter units written in, their drones, infantry and
-support aircraft, the credit bar against the budget, and each unit's legality."""
+support aircraft, the credit bar against the budget, and each unit's legality.
+
+The budget and the infantry and aircraft counts are value edits: they change only the credit bar, the company's
+issues, each support line's cost and issues, and what the pickers mark as over the budget (builder.live)."""
 from __future__ import annotations
 
 import json
@@ -10,8 +13,9 @@ from typing import Any
 from catalogue.loader import find_pack
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.megamercs import RULESET
+from catalogue.rulesets.megamercs.places import SUPPORT, add_drone, add_support
 
-from ... import forms, store
+from ... import forms, live, store
 from ...session import mine
 from ..base import KindPage
 
@@ -20,10 +24,15 @@ MAX_ROWS = 16
 MAX_INLINE = 8000  # characters of one written-in unit in the form
 SECTIONS = ("drone", "infantry", "aircraft")
 BARE_SHARE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+HINTS = {"infantry": "Small units of up to six in one hex; they join as allies under the GM unless the House rules "
+                     "say otherwise (MM-A01).",
+         "aircraft": "Close air support, called in for its own phase; AHP counts its pilot's luck as well."}
 
 
 class Page(KindPage):
     summary_meters = {"credits": "Credits"}
+    value_fields = ("name", "notes", "credit_budget")
+    live_fragments = ("builder/megamercs/company/fragments/live.jinja",)
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New company"}
@@ -45,7 +54,7 @@ class Page(KindPage):
         entries = {name: [{"item": post.get(f"{name}-{i}-item", ""),
                            "count": forms.whole_number(post, f"{name}-{i}-count", 1, 1, 12)}
                           for i in range(forms.whole_number(post, f"{name}-count", 0, 0, MAX_ROWS))]
-                   for name in ("infantry", "aircraft")}
+                   for name in SUPPORT}
         wanted = post.get("add-unit", "").strip()
         if wanted:
             found = find(wanted, catalogue, mine(request, RULESET.key, "unit") if request is not None else [])
@@ -54,10 +63,10 @@ class Page(KindPage):
             elif notices is not None:
                 notices.append(f"Nothing matches “{wanted[:60]}”: pick from the list or paste a unit's share link.")
         if post.get("add-drone"):
-            drones.append({"drone": post["add-drone"], "controller": 0, "docked": False})
-        for name in ("infantry", "aircraft"):
+            drones = add_drone(drones, post["add-drone"])
+        for name in SUPPORT:
             if post.get(f"add-{name}"):
-                entries[name].append({"item": post[f"add-{name}"], "count": 1})
+                entries[name] = add_support(entries[name], post[f"add-{name}"])
         verb, index = forms.action(post)
         rows = {"remove-unit": units, "remove-drone": drones, "remove-infantry": entries["infantry"],
                 "remove-aircraft": entries["aircraft"]}.get(verb)
@@ -69,10 +78,20 @@ class Page(KindPage):
                 "credit_budget": forms.whole_number(post, "credit_budget", low=0, high=10_000_000) if budget else None,
                 "units": units, "drones": drones, **entries}
 
+    def structure(self, document: dict[str, Any]) -> dict[str, Any]:
+        """A support line's count shows only in its cost and issues: which squads and aircraft there are shapes the
+        form."""
+        return {**super().structure(document), **{name: [row["item"] for row in document.get(name, [])]
+                                                  for name in SUPPORT}}
+
     def context(self, request, checked, build=None) -> dict[str, Any]:
         editable = {b.share_id: b.get_absolute_url() for b in mine(request, RULESET.key, "unit")}
         return {**context(checked, editable), "my_units": mine(request, RULESET.key, "unit"),
                 "examples": examples(checked.catalogue)}
+
+    def live_context(self, request, checked, build=None) -> dict[str, Any]:
+        # The pickers' marks and costs follow the credit total, so a value edit sends them back at once (cheap here).
+        return {**self.context(request, checked, build), "pickers": live.pickers(checked)}
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked, {})
@@ -116,7 +135,7 @@ def find(text: str, catalogue: Catalogue, units) -> dict[str, Any] | None:
 
 
 def context(checked, editable: dict[str, str]) -> dict[str, Any]:
-    report, document, catalogue = checked.report, checked.document, checked.catalogue
+    report, document = checked.report, checked.document
     roster = report.detail.get("roster", [])
     units = [dict(m, entry=document["units"][i], edit_url=editable.get(m["ref"]),
                   issues=report.issues_at(m["path"]), anchor=f"units-{i}")
@@ -128,16 +147,11 @@ def context(checked, editable: dict[str, str]) -> dict[str, Any]:
                    enumerate(r for r in roster if r["kind"] == name)] for name in SECTIONS}
     for row, entry in zip(rows["drone"], document.get("drones", [])):
         row.update(entry)
-    for name, key in (("infantry", "infantry"), ("aircraft", "aircraft")):
-        for row, entry in zip(rows[name], document.get(key, [])):
+    for name in SUPPORT:
+        for row, entry in zip(rows[name], document.get(name, [])):
             row["count"] = entry.get("count", 1)
     return {"units": units, "drones": rows["drone"], "infantry": rows["infantry"], "aircraft": rows["aircraft"],
-            "drone_options": catalogue.of("drone"),
-            "support": [("infantry", rows["infantry"], catalogue.of("infantry"), "Infantry squads",
-                         "Small units of up to six in one hex; they join as allies under the GM unless the House "
-                         "rules say otherwise (MM-A01)."),
-                        ("aircraft", rows["aircraft"], catalogue.of("aircraft"), "Support aircraft",
-                         "Close air support, called in for its own phase; AHP counts its pilot's luck as well.")],
+            "support": [(name, rows[name], label, HINTS[name]) for name, label in SUPPORT.items()],
             "budget": report.detail.get("budget"),
             "credit_meter": next((m for m in report.meters if m.key == "credits"), None),
             "company_issues": [i for i in report.issues if not i.path.startswith(("units[", "drones[",

@@ -1,8 +1,9 @@
 """The MEGA MERCS unit builder: a chassis, its hard-points with what they mount, the internals grids drawn as hexes,
 the stat line with each stacked bonus explained, and the d100 combat preview.
 
-The page is a plain HTML form that htmx posts on every change; each hard-point offers the items whose type symbols
-it shares (MM-R02), and mounting anything else is reported beside it rather than hidden.
+The page is a plain HTML form that htmx posts on every change; each hard-point's picker offers every weapon and
+equipment card, those sharing its type symbols first, and marks what would break a rule (MM-R02, MM-R04) rather
+than hiding it. Choosing an ammunition is a value edit: only its mount's issues and the weapons list change.
 """
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ MAX_FORM_MOUNTS = 32
 MAX_BOXES = 120  # HP boxes a card prints
 STATLINE = ("hp", "agility", "movement", "movement_type", "vision", "ewar", "accuracy", "attacks")
 HEX = 14  # the drawn hexes' radius, in SVG units
-UNIT_TYPES = {"mecha": "Mecha", "tank": "Tanks", "vehicle": "Vehicles", "vtol": "VTOL"}
 TARGET_FLAGS = ("evading", "electronic_defence", "beacon", "optical_stealth", "flying", "in_building")
 SITUATION_FLAGS = ("line_of_sight", "locked", "network_lock", "jammed", "lock_attempt", "jam_attempt", "hack_attempt")
 GRID_LABELS = {"track": "Internal track", "bi_directional": "Bi-directional track", "radial": "Radial grid"}
@@ -44,6 +44,7 @@ class Page(KindPage):
     previews = True
     to_fit = ("MM-R01",)  # no chassis picked yet
     summary_meters: dict[str, str] = {}
+    live_fragments = ("builder/megamercs/unit/fragments/live.jinja",)
 
     def describe(self, document: dict[str, Any]) -> str:
         return ""
@@ -55,7 +56,7 @@ class Page(KindPage):
             return f"hardpoint-{path[11:]}"
         if path.startswith("grids."):
             return f"grid-{path[6:]}"
-        return "chassis" if path == "chassis" else ""
+        return "chassis-card" if path == "chassis" else ""
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -82,8 +83,14 @@ class Page(KindPage):
         return {**self.header(pack_ref), "name": post.get("name", "").strip() or "Unnamed unit",
                 "notes": post.get("notes", ""), "chassis": chassis, "mounts": mounts}
 
+    def structure(self, document: dict[str, Any]) -> dict[str, Any]:
+        """An ammunition shows only in its mount's issues and the weapons list; what is mounted where shapes the
+        rest."""
+        return {**super().structure(document),
+                "mounts": [(m["item"], m["hardpoint"]) for m in document.get("mounts", [])]}
+
     def context(self, request, checked, build=None) -> dict[str, Any]:
-        return context(checked, editing=True)
+        return context(checked)
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked)
@@ -133,33 +140,26 @@ class Page(KindPage):
                 "target": target.model_dump(), "situation": situation.model_dump()}
 
 
-def context(checked, editing: bool = False) -> dict[str, Any]:
+def context(checked) -> dict[str, Any]:
     document, catalogue, report = checked.document, checked.catalogue, checked.report
     chassis = catalogue.items.get(document.get("chassis") or "")
     mounts = document.get("mounts", [])
     hardpoints = []
     if isinstance(chassis, Chassis):
         details = {h["key"]: h for h in report.detail.get("hardpoints", [])}
-        allowed = [i for i in catalogue.items.values() if isinstance(i, (Weapon, Equipment))
-                   and (not i.specialist_for or chassis.key in i.specialist_for)] if editing else []
+        meters = {m.key: m for m in report.meters}
         for hp in chassis.hardpoints:
             mine = [{"index": i, "item": catalogue.items[m["item"]], "ammo": m.get("ammo"),
                      "issues": report.issues_at(f"mounts[{i}]")}
                     for i, m in enumerate(mounts) if m["hardpoint"] == hp.key]
-            free = details.get(hp.key, {}).get("free", hp.size)
+            meter = meters.get(f"hp-{hp.key}")
             hardpoints.append({
-                "hp": hp, "types": types_label(hp.types), "location": LOCATION_LABELS[hp.location],
-                "mounted": mine, "free": free, "issues": report.issues_at(f"hardpoints.{hp.key}"),
-                "meter": next((m for m in report.meters if m.key == f"hp-{hp.key}"), None),
-                # Items sharing a type symbol first; the rest may still be mounted, and MM-R02 says why not.
-                "candidates": [{"item": i, "fits": i.size <= free} for i in allowed if set(i.types) & set(hp.types)],
-                "others": [{"item": i, "types": types_label(i.types)} for i in allowed
-                           if not set(i.types) & set(hp.types)],
+                "hp": hp, "name": hp.name, "types": types_label(hp.types), "location": LOCATION_LABELS[hp.location],
+                "mounted": mine, "free": details.get(hp.key, {}).get("free", hp.size),
+                "issues": report.issues_at(f"hardpoints.{hp.key}"),
+                "meter": meter,
             })
-    chassis_options = [(label, [c for c in catalogue.of("chassis") if c.unit_type == kind])
-                       for kind, label in UNIT_TYPES.items()]
     return {"chassis": chassis if isinstance(chassis, Chassis) else None, "hardpoints": hardpoints,
-            "chassis_options": [(label, cards) for label, cards in chassis_options if cards],
             "mount_rows": [{"index": i, **m} for i, m in enumerate(mounts)],
             "integrated": [catalogue.items[k] for k in (chassis.integrated if isinstance(chassis, Chassis) else [])
                            if isinstance(catalogue.items.get(k), (Weapon, Equipment))],

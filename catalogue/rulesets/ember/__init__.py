@@ -2,16 +2,18 @@
 from pathlib import Path
 
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
-from . import dice, rules
+from . import dice, places, rules
 from .secrecy import SECRECY
 from .schema import CATEGORIES, CATEGORY_LABELS, MechBuild, SquadBuild
 
 KINDS = (
+    # The stance a Mech deploys in matters at the table (the preview), to no construction rule.
     Kind("mech", "Mech", MechBuild, "part", lambda build, catalogue, linked: rules.validate(build, catalogue),
-         items=(ItemRef("parts{}", dropped=True), ItemRef("pilot")), secrecy=SECRECY),
+         items=(ItemRef("parts{}", dropped=True), ItemRef("pilot")), secrecy=SECRECY, places=places.mech_places,
+         cosmetic=("name", "notes", "stance"), resolve=rules.resolve),
     Kind("squad", "Squad", SquadBuild, "part", rules.validate_squad, links=(Link("mechs[].build", "mech"),),
          items=(ItemRef("mechs[].mech.parts{}", "mechs[]"), ItemRef("mechs[].mech.pilot", "mechs[]"),
-                ItemRef("drones[].drone", "drones[]"))),
+                ItemRef("drones[].drone", "drones[]")), places=places.squad_places),
 )
 
 RULESET = Ruleset(
@@ -33,4 +35,5 @@ RULESET = Ruleset(
                           default="P1", choices=("P1", "P2"))),
               lambda **o: dice.command(o["attack"], o["defence"], o["attacker-stance"], o["defender-stance"],
                                        o["dodge"], o["policy"])),
+    item_summary=places.summary,
 )

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from ..dice import d100_roll_under
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
-from . import company, rules
+from . import company, places, rules
 from .cells import CELLS
 from .schema import CATEGORIES, CATEGORY_LABELS, CompanyBuild, UnitBuild
 
@@ -13,12 +13,14 @@ RULESET = Ruleset(
     tagline="Mecha and tanks with typed, sized hard-points, internals grids and companies on a credit budget, on d100.",
     kinds=(
         Kind("unit", "Unit", UnitBuild, "chassis", lambda build, catalogue, linked: rules.validate(build, catalogue),
-             items=(ItemRef("chassis"), ItemRef("mounts[].item", "mounts[]"))),
+             items=(ItemRef("chassis"), ItemRef("mounts[].item", "mounts[]")),
+             places=places.unit_places, resolve=rules.resolve),
         Kind("company", "Company", CompanyBuild, "chassis", company.validate,
              links=(Link("units[].build", "unit"),),
              items=(ItemRef("units[].unit.chassis", "units[]"), ItemRef("units[].unit.mounts[].item", "units[].unit.mounts[]"),
                     ItemRef("drones[].drone", "drones[]"), ItemRef("infantry[].item", "infantry[]"),
-                    ItemRef("aircraft[].item", "aircraft[]"))),
+                    ItemRef("aircraft[].item", "aircraft[]")),
+             places=places.company_places),
     ),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
@@ -30,4 +32,5 @@ RULESET = Ruleset(
                      "ewar", "cost"),
     cell_text=CELLS,
     pack_links=(PackLink("drone", "weapons[]", ("weapon",)), PackLink("infantry", "weapons[].weapon", ("weapon",))),
+    item_summary=places.summary,
 )

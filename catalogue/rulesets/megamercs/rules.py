@@ -147,21 +147,21 @@ def check_hardpoints(unit: Unit, report: Report) -> None:
                        "Mount it only on the unit its card names.")
         elif not set(item.types) & set(hp.types):
             report.add("MM-R02", "error", m.path,
-                       f"{item.name} ({types_label(item.types)}) shares no type symbol with hard-point {hp.key} "
+                       f"{item.name} ({types_label(item.types)}) shares no type symbol with the {hp.name} hard-point "
                        f"({types_label(hp.types)}).", "Take it off and mount it on a hard-point with one of its symbols.")
         if item.size > hp.size:
             report.add("MM-R04", "error", m.path,
-                       f"{item.name} is size {item.size}; hard-point {hp.key} is size {hp.size}.",
+                       f"{item.name} is size {item.size}; the {hp.name} hard-point is size {hp.size}.",
                        "Mount it on a larger hard-point.")
     for hp in chassis.hardpoints:
         used = sum(m.item.size for m in unit.mounted if m.hardpoint is hp)
         if used > hp.size:
             report.add("MM-R03", "error", f"hardpoints.{hp.key}",
-                       f"Hard-point {hp.key} holds items of size {used} in {hp.size}.",
+                       f"The {hp.name} hard-point holds items of size {used} in {hp.size}.",
                        f"Free {used - hp.size}: move or remove an item.")
         if hp.pintle and "C" not in chassis.actions and any(m.hardpoint is hp for m in unit.weapons):
             report.add("MM-R08", "warning", f"hardpoints.{hp.key}",
-                       f"Hard-point {hp.key} is a Pintle Mount, but the {chassis.name} has no Commander action to "
+                       f"The {hp.name} hard-point is a Pintle Mount, but the {chassis.name} has no Commander action to "
                        f"fire it with.", "Fire it with an attack action, or mount it elsewhere.")
 
 
@@ -334,14 +334,14 @@ def derive(unit: Unit, report: Report) -> None:
     stats["credits"] = Stat("Credits", total, explain, "cr")
     derive_capabilities(unit, report)
     report.detail["weapons"] = [weapon_line(m) for m in unit.weapons]
-    report.detail["hardpoints"] = [{"key": hp.key, "size": hp.size, "types": types_label(hp.types),
+    report.detail["hardpoints"] = [{"key": hp.key, "name": hp.name, "size": hp.size, "types": types_label(hp.types),
                                     "location": LOCATION_LABELS[hp.location], "pintle": hp.pintle,
                                     "coaxial": hp.coaxial,
                                     "items": [m.item.name for m in unit.mounted if m.hardpoint is hp],
                                     "free": hp.size - sum(m.item.size for m in unit.mounted if m.hardpoint is hp)}
                                    for hp in chassis.hardpoints]
     for hp in report.detail["hardpoints"]:
-        report.meters.append(Meter(f"hp-{hp['key']}", f"Hard-point {hp['key']}", hp["size"] - hp["free"],
+        report.meters.append(Meter(f"hp-{hp['key']}", f"{hp['name']} hard-point", hp["size"] - hp["free"],
                                    hp["size"], "", f"hardpoints.{hp['key']}"))
     report.detail["grids"] = grid_layouts(unit)
 

@@ -170,6 +170,11 @@ class Hardpoint(Strict):
     pintle: bool = False
     coaxial: bool = False
 
+    @property
+    def name(self) -> str:
+        """As a card prints it: `r-arm` is the "R. Arm", `pylons` the "Pylons"."""
+        return " ".join(word.capitalize() + ("." if len(word) == 1 else "") for word in self.key.split("-"))
+
 
 class Grid(Strict):
     """One internals grid (L467-537): its hexes are destroyed in the order its type gives."""
