@@ -151,12 +151,17 @@ def test_the_company_shows_the_credit_bar_and_refuses_over_budget(client, pack):
     assert 'data-code="MM-R20"' not in client.post("/new/megamercs/company/", fields).content.decode()
 
 
-def test_a_written_in_starter_unit_is_added_by_its_datalist_choice(client, pack):
+def test_a_written_in_starter_unit_is_added_by_name_or_as_a_search_result(client, pack):
     first = examples(pack, "unit")[0]
-    html = client.post("/new/megamercs/company/", {"pack": pack[0].ref, "add-unit": f"{first['name']} · starter unit #example:0",
-                                                   "action": "add"}).content.decode()
-    form, _ = read_form(html)
-    assert json.loads(form["unit-0"][0][len("unit:"):])["chassis"] == first["chassis"]
+    for add in ({"add-unit": first["name"]}, {"roster-pick": f"add-unit example:{pack_index(pack, first)}"}):
+        html = client.post("/new/megamercs/company/", {"pack": pack[0].ref, **add, "action": "add"}).content.decode()
+        form, _ = read_form(html)
+        assert json.loads(form["unit-0"][0][len("unit:"):])["chassis"] == first["chassis"], add
+
+
+def pack_index(pack, example) -> int:
+    """The example's place among the pack's examples of its kind (as the roster box numbers them)."""
+    return examples(pack, example["kind"]).index(example)
 
 
 def test_the_company_pdf_prints_the_roster_and_a_card_per_unit(client, pack, tmp_path):

@@ -5,8 +5,9 @@ import pytest
 
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.base import BuildError
-from catalogue.rulesets.metallurgent import pilots
+from catalogue.rulesets.metallurgent import RULESET, pilots, places
 from catalogue.rulesets.packs import read_pack
+from catalogue.rulesets.picks import what_if
 
 DATA = Path(__file__).resolve().parent.parent / "catalogue/rulesets/metallurgent/data/pilots.yaml"
 
@@ -364,3 +365,50 @@ def test_m_r107_every_listed_frequency_is_a_count_per_turn_round_or_sortie(catal
 
     listed = {s.frequency for s in catalogue.of("skill") if s.frequency}
     assert listed and all(re.fullmatch(r"\d+/(Turn|Round|Sortie)", f) for f in listed), listed
+
+
+# --- the pickers (places.pilot_places) ------------------------------------------------------------
+
+PILOT = RULESET.kind("pilot")
+
+
+def places_of(document, catalogue):
+    return {p.field: p for p in places.pilot_places(document, catalogue)}
+
+
+def test_the_learn_picker_offers_the_skills_not_held_at_todays_price(catalogue):
+    held = pilot(catalogue, [spec("guardian"), learn("gd-brace-for-impact", 1), learn("pg-lunge", 3),
+                             {"unlearn": "pg-lunge"}])
+    place = places_of(held, catalogue)["learn"]
+    offered = {s.key for s in place.offered(catalogue)}
+    assert "gd-brace-for-impact" not in offered and "pg-lunge" in offered  # unlearned, so learnable again (M-R105)
+    assert len(offered) == len(catalogue.of("skill")) - 1
+    assert place.choose(held, "bm-lightning-strike")["history"][-1] == learn("bm-lightning-strike", 3)  # M-R100
+    assert held["history"][-1] == {"unlearn": "pg-lunge"}  # choosing tries a copy
+
+
+def test_the_learn_picker_names_the_rule_each_skill_would_break(catalogue):
+    document = PILOT.parse(pilot(catalogue, [spec("heavy_gunner")], xp=3)).model_dump(mode="json")  # 2 SP
+    report = PILOT.validate(PILOT.parse(document), catalogue, {})
+    options = {o.key: o for o in what_if(RULESET, PILOT, document, catalogue, {}, report,
+                                         places_of(document, catalogue)["learn"])}
+    assert options["mm-in-the-zone"].reason.startswith("M-R103")
+    assert options["pg-follow-through"].reason.startswith("M-R102")
+    assert options["bm-lightning-strike"].reason.startswith("M-R101")  # 3 SP off-Spec, 2 earned
+    fits = options["mm-practised-perfection"]
+    assert fits.reason == "" and fits.cost == "2/2 SP" and fits.group == "Marksmech"
+
+
+def test_m_r96_the_spec_picker_stays_while_the_choice_is_the_last_event(catalogue):
+    assert places_of(pilot(catalogue), catalogue)["specialisation"].fitted == ""
+    chosen = pilot(catalogue, [spec("guardian")])
+    place = places_of(chosen, catalogue)["specialisation"]
+    assert place.fitted == "guardian" and place.choose(chosen, "scout")["history"] == [spec("scout")]
+    built_on = pilot(catalogue, [spec("guardian"), learn("gd-brace-for-impact", 1)])
+    assert "specialisation" not in places_of(built_on, catalogue)
+
+
+def test_the_background_pickers_set_their_field(catalogue):
+    place = places_of(pilot(catalogue), catalogue)["lifepath"]
+    assert place.fitted == "" and place.choose(pilot(catalogue), "selenite-spacer-kid")["lifepath"] == "selenite-spacer-kid"
+    assert RULESET.summary("lifepath", catalogue.items["selenite-spacer-kid"]) == "Finesse +2 · Endurance -1 · Meteorology"

@@ -74,9 +74,39 @@ def test_m_r96_a_spec_chosen_on_an_unsaved_page_can_still_be_changed_until_saved
     cleared = client.post(NEW_PILOT, pilot_form(history=history, specialisation=""))
     assert json.loads(cleared.context["history_json"]) == []
     pilot = saved("pilot", pack=PILOTS, name="Vesna", xp=30, history=[{"specialise": "guardian"}])
-    assert b'id="spec-locked"' in client.get(pilot.get_absolute_url()).content  # saved: fixed
+    assert b'<fieldset id="spec-locked" disabled' in client.get(pilot.get_absolute_url()).content  # saved: fixed
     learned = json.dumps([{"specialise": "guardian"}, {"learn": "gd-brace-for-impact", "paid": 1}])
     assert b'id="spec-locked"' in client.post(NEW_PILOT, pilot_form(history=learned)).content  # Skills bought on it
+
+
+def test_the_learn_picker_learns_a_skill_at_todays_price(client, packs):
+    history = json.dumps([{"specialise": "guardian"}])
+    bought = client.post(NEW_PILOT, pilot_form(history=history, learn="bm-lightning-strike", action="learn"))
+    assert json.loads(bought.context["history_json"])[-1] == {"learn": "bm-lightning-strike", "paid": 3}  # M-R100
+    html = bought.content.decode()
+    picker = html[html.index('<select name="learn"'):html.index("</select>", html.index('<select name="learn"'))]
+    assert 'value="bm-lightning-strike"' not in picker and 'value="gd-brace-for-impact"' in picker  # held: not offered
+    unknown = client.post(NEW_PILOT, pilot_form(learn="no-such-skill"))
+    assert unknown.status_code == 422 and "<code>learn" in unknown.content.decode()
+
+
+def test_an_xp_edit_is_a_value_edit_and_the_pickers_follow_it(client, packs):
+    """More XP makes more Skills affordable: the live answer redraws the SP, the issues and each Skill's button, and
+    the pickers' refresh that it asks for marks what can be learned now; together they are the page of the edit."""
+    from tests.html_forms import read_form
+    from tests.test_live_contract import HTMX, swapped, without_state
+
+    values, _ = read_form(client.get(NEW_PILOT).content.decode())
+    before = client.post(NEW_PILOT, values, **HTMX).content.decode()
+    edited = {**values, "xp": ["30"]}
+    answer = client.post(NEW_PILOT, {**edited, "view": ["live"]}, **HTMX)
+    assert "HX-Retarget" not in answer and "pickers-stale" in answer["HX-Trigger-After-Settle"]
+    assert 'id="buy-bm-quickstep" hx-swap-oob="true"><button class="small" name="action" value="learn:bm-quickstep"' \
+        in answer.content.decode()
+    pickers = client.post(NEW_PILOT, {**edited, "view": ["pickers"]}, **HTMX).content.decode()
+    after = client.post(NEW_PILOT, edited, **HTMX).content.decode()
+    state = ["xp", "csrfmiddlewaretoken"]
+    assert without_state(swapped(swapped(before, answer.content.decode()), pickers), state) == without_state(after, state)
 
 
 def test_undo_removes_only_unsaved_events(client, packs):
@@ -161,6 +191,16 @@ def test_squad_search_takes_part_of_a_name_and_lists_the_several_it_could_mean(c
     assert values["platoon-0-member-0"] == ["unit:t-72b-mbt"]
     several = client.post(NEW_SQUAD, squad_form([[]], **{"add-0": "tank"})).content.decode()
     assert "“tank” matches" in several and "T-72B main battle tank" in several and "platoon-0-member-0" not in several
+
+
+def test_each_platoon_picks_conventional_units_and_marks_those_that_would_overfill_it(client, packs):
+    added = client.post(NEW_SQUAD, squad_form([["unit:rifle-squad"], []], **{"platoon-1-add-unit": "t-72b-mbt"}))
+    assert [[m["unit"] for m in p["members"]] for p in added.context["document"]["platoons"]] == \
+        [["rifle-squad"], ["t-72b-mbt"]]
+    html = client.post(NEW_SQUAD, squad_form([["unit:rifle-squad"] * 4])).content.decode()
+    picker = html[html.index('<select name="platoon-0-add-unit"'):]
+    picker = picker[:picker.index("</select>")]
+    assert '<optgroup label="Tanks">' in picker and picker.count('data-reason="M-R80') == picker.count("<option") - 1
 
 
 def test_squad_platoon_actions(client, packs):

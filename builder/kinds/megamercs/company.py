@@ -6,16 +6,15 @@ issues, each support line's cost and issues, and what the pickers mark as over t
 from __future__ import annotations
 
 import json
-import re
 from types import SimpleNamespace
 from typing import Any
 
-from catalogue.loader import find_pack
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.megamercs import RULESET
 from catalogue.rulesets.megamercs.places import SUPPORT, add_drone, add_support
 
 from ... import forms, live, store
+from ...rosters import Roster, added
 from ...session import mine
 from ..base import KindPage
 
@@ -23,13 +22,13 @@ MAX_UNITS = 32
 MAX_ROWS = 16
 MAX_INLINE = 8000  # characters of one written-in unit in the form
 SECTIONS = ("drone", "infantry", "aircraft")
-BARE_SHARE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 HINTS = {"infantry": "Small units of up to six in one hex; they join as allies under the GM unless the House rules "
                      "say otherwise (MM-A01).",
          "aircraft": "Close air support, called in for its own phase; AHP counts its pilot's luck as well."}
 
 
 class Page(KindPage):
+    rosters = (Roster("add-unit", "unit", "unit", examples=True),)
     summary_meters = {"credits": "Credits"}
     value_fields = ("name", "notes", "credit_budget")
     live_fragments = ("builder/megamercs/company/fragments/live.jinja",)
@@ -55,13 +54,9 @@ class Page(KindPage):
                            "count": forms.whole_number(post, f"{name}-{i}-count", 1, 1, 12)}
                           for i in range(forms.whole_number(post, f"{name}-count", 0, 0, MAX_ROWS))]
                    for name in SUPPORT}
-        wanted = post.get("add-unit", "").strip()
-        if wanted:
-            found = find(wanted, catalogue, mine(request, RULESET.key, "unit") if request is not None else [])
-            if found is not None:
-                units.append(found)
-            elif notices is not None:
-                notices.append(f"Nothing matches “{wanted[:60]}”: pick from the list or paste a unit's share link.")
+        found = added(post, request, self, self.rosters[0], catalogue, notices)
+        if found is not None and len(units) < MAX_UNITS:
+            units.append({"build": found.value} if found.source == "build" else {"unit": written(found.value)})
         if post.get("add-drone"):
             drones = add_drone(drones, post["add-drone"])
         for name in SUPPORT:
@@ -86,8 +81,7 @@ class Page(KindPage):
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
         editable = {b.share_id: b.get_absolute_url() for b in mine(request, RULESET.key, "unit")}
-        return {**context(checked, editable), "my_units": mine(request, RULESET.key, "unit"),
-                "examples": examples(checked.catalogue)}
+        return context(checked, editable)
 
     def live_context(self, request, checked, build=None) -> dict[str, Any]:
         # The pickers' marks and costs follow the credit total, so a value edit sends them back at once (cheap here).
@@ -111,27 +105,9 @@ class Page(KindPage):
         return super().sheet_sections(build, checked, share_url) + cards
 
 
-def examples(catalogue: Catalogue) -> list[dict[str, Any]]:
-    """The example units of the company's own pack, which a company may write in."""
-    pack = find_pack(catalogue.pack)
-    return [{"name": e["name"], "chassis": e["chassis"], "mounts": e.get("mounts", [])}
-            for e in (pack.examples if pack else []) if e.get("kind") == "unit"]
-
-
-def find(text: str, catalogue: Catalogue, units) -> dict[str, Any] | None:
-    """What the add box names: a datalist choice, a pasted share link, or one of this browser's units by name."""
-    if "#example:" in text:
-        index = text.rsplit("#example:", 1)[1]
-        written = examples(catalogue)
-        return {"unit": written[int(index)]} if forms.INDEX.fullmatch(index) and int(index) < len(written) else None
-    if "#" in text:
-        return {"build": text.rsplit("#", 1)[1]}
-    if "/s/" in text:
-        return {"build": forms.share_id(text, "add-unit")}
-    named = [b for b in units if text.lower() in b.name.lower()]
-    if len(named) == 1:
-        return {"build": named[0].share_id}
-    return {"build": text} if BARE_SHARE_ID.fullmatch(text) and not named else None
+def written(example: dict[str, Any]) -> dict[str, Any]:
+    """A pack's example unit as the company writes it in."""
+    return {"name": example["name"], "chassis": example["chassis"], "mounts": example.get("mounts", [])}
 
 
 def context(checked, editable: dict[str, str]) -> dict[str, Any]:

@@ -2,17 +2,17 @@
 
 The form carries the Pilot's history as JSON; Learn, Unlearn and choosing a Spec append to it. Events
 added since the last save can be undone; saved ones stand (the store refuses rewrites, M-R96, M-R101).
+Every edit but of the history and the House rules is a value edit: it gets back the issues, Proficiency
+improvements, dice pools and what each Skill's button says now (builder.live).
 """
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 from typing import Any
 
 from catalogue.rulesets.base import Catalogue
-from catalogue.rulesets.house_rules import setting
 from catalogue.rulesets.metallurgent import pilots
-from catalogue.rulesets.metallurgent.rules import OPTIONS
+from catalogue.rulesets.metallurgent.places import learned, spec_of
 from catalogue.rulesets.metallurgent.schema import KNOWLEDGES, MAX_DEVELOPMENTS, SPECIALISATIONS
 
 from ... import forms
@@ -23,6 +23,9 @@ MAX_HISTORY = 400
 
 class Page(KindPage):
     summary_meters = {"sp": "Skill Points"}
+    value_fields = ("name", "notes", "callsign", "xp", "mettle", "lifepath", "profession", "developments",
+                    "proficiencies", "talents")
+    live_fragments = ("builder/metallurgent/pilot/fragments/live.jinja",)
 
     def describe(self, document: dict[str, Any]) -> str:
         return f"“{document['callsign']}”" if document.get("callsign") else ""
@@ -31,7 +34,7 @@ class Page(KindPage):
                            notices: list | None = None) -> dict[str, Any]:
         history = _history(post)
         saved = forms.whole_number(post, "saved-history", 0, 0, MAX_HISTORY)
-        spec = next((e.get("specialise") for e in history if isinstance(e, dict) and "specialise" in e), None)
+        spec = spec_of(history)
         chosen = post.get("specialisation", "")
         if spec is not None and "specialisation" in post and open_spec(history, saved):
             history.pop()  # chosen since the last save and nothing after it: still the player's to change (M-R96)
@@ -40,14 +43,15 @@ class Page(KindPage):
             history.append({"specialise": chosen})
             spec = chosen
         verb, key = forms.action(post)
-        if verb == "learn":
-            skill = catalogue.items.get(key)
-            if skill is None or catalogue.categories.get(key) != "skill":
-                raise forms.problem("action", f"unknown Skill {key[:40]!r}")
-            # The price today (M-R100), as the table reads the price without a Spec yet (its House rules here).
-            table = SimpleNamespace(house_rules=forms.house_rules(post, self.house_rule_options()))
-            history.append({"learn": key, "paid": pilots.price(skill, spec, setting(OPTIONS, table, "no-spec-price"))})
-        elif verb == "unlearn":
+        # A Skill from the Learn picker, or a tree's Learn button: at today's price (M-R100), read by the House
+        # rules in this form.
+        for path, wanted in (("learn", post.get("learn", "")), ("action", key if verb == "learn" else "")):
+            if wanted:
+                skill = catalogue.items.get(wanted)
+                if skill is None or catalogue.categories.get(wanted) != "skill":
+                    raise forms.problem(path, f"unknown Skill {wanted[:40]!r}")
+                history.append(learned(skill, spec, forms.house_rules(post, self.house_rule_options())))
+        if verb == "unlearn":
             history.append({"unlearn": key})
         elif verb == "undo" and len(history) > saved:
             history.pop()  # only events not saved yet
@@ -130,8 +134,6 @@ def context(checked, saved_history: int) -> dict[str, Any]:
                           "value": picks[n] if n < len(picks) else ""} for n in range(slots)]
     return {
         "document": document, "report": report, "ledger": ledger, "specs": specs,
-        "specialisations": [catalogue.items[s] for s in SPECIALISATIONS if s in catalogue.items],
-        "lifepaths": catalogue.of("lifepath"), "professions": catalogue.of("profession"),
         "developments": [{"item": d, "taken": document.get("developments", []).count(d.key)}
                          for d in catalogue.of("development")],
         "improvements": improvements,

@@ -1,14 +1,18 @@
 """The METALLURGENT squad page: Platoons of saved Anvils and catalogue units, slots, Initiative, turn order.
 
 Units are added by searching (a datalist of this browser's Anvils and the pack's units, or a pasted
-share link); nothing lists other people's builds, since share links are the only way to reach them.
+share link); nothing lists other people's builds, since share links are the only way to reach them. Each
+Platoon also has a picker of the pack's conventional units. The players and the opponent are value edits:
+they get back the squad's issues and the opponent's name (builder.live).
 """
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any
 
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.metallurgent import RULESET
+from catalogue.rulesets.metallurgent.places import enlist_field
 
 from ... import forms
 from ...session import mine
@@ -18,8 +22,11 @@ MAX_PLATOONS = 24
 MAX_MEMBERS = 8
 
 class Page(KindPage):
+    value_fields = ("name", "notes", "players", "opponent")
+    live_fragments = ("builder/metallurgent/squad/fragments/live.jinja",)
+
     def blank(self, pack_ref: str) -> dict[str, Any]:
-        return {**super().blank(pack_ref), "platoons": [{"name": "Platoon 1", "members": []}]}
+        return {**super().blank(pack_ref), **deepcopy(self.kind.starter)}  # a copy: each new squad fills its own Platoon
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -41,6 +48,8 @@ class Page(KindPage):
                                    f"{'…' if len(several) > 6 else ''}. Type more of the name, or pick from the list.")
                 elif notices is not None:
                     notices.append(f"Nothing matches “{wanted[:60]}”: pick from the list or paste a share link.")
+            if unit := post.get(enlist_field(i), ""):
+                members.append({"unit": unit})
         # Moving a unit to another Platoon (a select per unit).
         for i, platoon in enumerate(platoons):
             for member, target in list(zip(platoon["members"], platoon.pop("moves"))):
@@ -83,6 +92,9 @@ class Page(KindPage):
                 unit["edit_url"] = editable.get(unit["ref"]) if unit["kind"] == "anvil" else None
         return {**context_, "my_anvils": my_anvils,
                 "my_squads": [s for s in mine(request, RULESET.key, "squad") if build is None or s.pk != build.pk]}
+
+    def live_context(self, request, checked, build=None) -> dict[str, Any]:
+        return context(checked)
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked)
@@ -131,6 +143,7 @@ def context(checked) -> dict[str, Any]:
             unit["issues"] = report.issues_at(unit["path"])
             unit["item"] = checked.catalogue.items.get(unit["ref"]) if unit["kind"] == "unit" else None
         platoon["issues"] = report.issues_at(f"platoons[{platoon['index']}]")
+        platoon["add_unit"] = enlist_field(platoon["index"])
         platoon["meter"] = next(m for m in report.meters if m.key == f"platoon_{platoon['index']}_slots")
     squad_issues = [i for i in report.issues if not i.path.startswith("platoons[")]
     issue_links = [{"issue": i, "anchor": anchor(i.path)} for i in report.issues]
