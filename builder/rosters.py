@@ -12,7 +12,7 @@ from typing import Any
 
 from catalogue.loader import find_pack
 from catalogue.rulesets import ACTIVE
-from catalogue.rulesets.base import BuildError
+from catalogue.rulesets.base import BuildError, with_article
 
 from . import forms
 from .models import Build
@@ -30,6 +30,11 @@ class Roster:
     label: str  # how the box names a member: "pilot"
     examples: bool = False  # the pack's examples of the member kind may be written in
     item_category: str = ""  # pack items of this category may be members (a squad's conventional units)
+    joins: str = ""  # what the member joins, where a build has several rosters: "Platoon 2"
+
+    @property
+    def heading(self) -> str:
+        return f"Add {with_article(self.label)}" + (f" to {self.joins}" if self.joins else "")
 
 
 @dataclass(frozen=True)

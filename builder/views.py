@@ -376,7 +376,7 @@ def roster_search(request, ruleset: str, kind: str):
     """A roster's add box, searched: this browser's builds of the member kind, the pack's examples and items whose
     name holds the text, or the build a pasted link names (or why it cannot be added)."""
     page = page_for(ruleset, kind)
-    roster = next((r for r in page.rosters if r.field == request.GET.get("field")), None)
+    roster = page.roster_for(str(request.GET.get("field", ""))[:40])
     catalogue = catalogue_by_ref(str(request.GET.get("pack", ""))[:100])
     if roster is None or catalogue is None or catalogue.ruleset != ruleset:
         raise Http404("No such roster on this page, or its pack is not loaded")

@@ -96,7 +96,7 @@ class KindPage:
                   notices: list[str] | None = None) -> dict[str, Any]:
         """The kind's document from its form, with the House rules panel's choices, which every kind shares."""
         field, _, token = str(post.get("roster-pick", "")).partition(" ")
-        if field in {roster.field for roster in self.rosters}:
+        if self.roster_for(field) is not None:
             post = post.copy()
             post[field] = token  # a search result picked: what its add box names now
         document = self.document_from_post(post, pack_ref, catalogue, request, notices)
@@ -200,7 +200,12 @@ class KindPage:
         (its box must be empty again, whatever else moved)."""
         adds = [place.field for place in live.places(checked).values() if place.adds]
         return (post.get("structure") != fingerprints["structure"]
-                or any(post.get(field) for field in adds + [roster.field for roster in self.rosters]))
+                or any(post.get(field) for field in adds)
+                or any(post.get(field) and self.roster_for(field) for field in post))
+
+    def roster_for(self, field: str) -> Roster | None:
+        """The roster whose add box is this form field, if any."""
+        return next((roster for roster in self.rosters if roster.field == field), None)
 
     def live_context(self, request, checked, build=None) -> dict[str, Any]:
         """What the live fragments and pickers show beyond `common`: by default all the builder shows."""

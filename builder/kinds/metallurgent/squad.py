@@ -15,6 +15,7 @@ from catalogue.rulesets.metallurgent import RULESET
 from catalogue.rulesets.metallurgent.places import enlist_field
 
 from ... import forms
+from ...rosters import Roster, added
 from ...session import mine
 from ..base import KindPage
 
@@ -30,7 +31,6 @@ class Page(KindPage):
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
-        anvils = mine(request, RULESET.key, "anvil") if request is not None else []
         platoons = []
         for i in range(forms.whole_number(post, "platoon-count", 0, 0, MAX_PLATOONS)):
             count = forms.whole_number(post, f"platoon-{i}-count", 0, 0, MAX_MEMBERS)
@@ -38,16 +38,9 @@ class Page(KindPage):
             moves = [forms.whole_number(post, f"platoon-{i}-member-{j}-to", i, 0, MAX_PLATOONS) for j in range(count)]
             platoons.append({"name": post.get(f"platoon-{i}-name", "").strip() or f"Platoon {i + 1}",
                              "members": members, "moves": moves})
-            wanted = post.get(f"add-{i}", "").strip()
-            if wanted:
-                member, several = find(wanted, catalogue, anvils)
-                if member is not None:
-                    members.append(member)
-                elif notices is not None and several:
-                    notices.append(f"“{wanted[:60]}” matches {len(several)}: {', '.join(several[:6])}"
-                                   f"{'…' if len(several) > 6 else ''}. Type more of the name, or pick from the list.")
-                elif notices is not None:
-                    notices.append(f"Nothing matches “{wanted[:60]}”: pick from the list or paste a share link.")
+            found = added(post, request, self, self.roster_for(f"add-{i}"), catalogue, notices)
+            if found is not None:
+                members.append({"build" if found.source == "build" else "unit": found.value})
             if unit := post.get(enlist_field(i), ""):
                 members.append({"unit": unit})
         # Moving a unit to another Platoon (a select per unit).
@@ -82,6 +75,13 @@ class Page(KindPage):
     def anchor(self, path: str) -> str:
         return anchor(path)
 
+    def roster_for(self, field: str) -> Roster | None:
+        """Each Platoon's add box: this browser's Anvils or the pack's conventional units."""
+        index = field.removeprefix("add-")
+        if not (field.startswith("add-") and forms.INDEX.fullmatch(index) and int(index) < MAX_PLATOONS):
+            return None
+        return Roster(field, "anvil", "Anvil", item_category="conventional_unit", joins=f"Platoon {int(index) + 1}")
+
     def context(self, request, checked, build=None) -> dict[str, Any]:
         context_ = context(checked)
         my_anvils = mine(request, RULESET.key, "anvil")
@@ -90,7 +90,9 @@ class Page(KindPage):
         for platoon in context_["platoons"]:
             for unit in platoon["units"]:
                 unit["edit_url"] = editable.get(unit["ref"]) if unit["kind"] == "anvil" else None
-        return {**context_, "my_anvils": my_anvils,
+        for platoon in context_["platoons"]:
+            platoon["roster"] = self.roster_for(f"add-{platoon['index']}")
+        return {**context_,
                 "my_squads": [s for s in mine(request, RULESET.key, "squad") if build is None or s.pk != build.pk]}
 
     def live_context(self, request, checked, build=None) -> dict[str, Any]:
@@ -112,27 +114,6 @@ def _member(value: str, path: str) -> dict[str, str]:
         raise forms.problem(path, f"{value[:40]!r} is not a squad member")
     return {kind: ref}
 
-def find(text: str, catalogue: Catalogue, anvils) -> tuple[dict[str, str] | None, list[str]]:
-    """What a search box entry names (a datalist choice, a unit's name or key, an Anvil's name or share link,
-    or the one unit or Anvil whose name holds the text), else the names of the several it could mean."""
-    text = text.strip()
-    if "#" in text:  # datalist values end in "#<share id>" or "#unit:<key>"
-        token = text.rsplit("#", 1)[1]
-        return ({"unit": token[5:]} if token.startswith("unit:") else {"build": token}), []
-    if "/s/" in text:
-        return {"build": forms.share_id(text, "add")}, []
-    lowered = text.lower()
-    named = [({"unit": u.key}, u.name, (u.key, u.name.lower())) for u in catalogue.of("conventional_unit")]
-    named += [({"build": b.share_id}, b.name, (b.name.lower(),)) for b in anvils]
-    exact = [member for member, _, keys in named if lowered in keys]
-    if exact:
-        return exact[0], []
-    partial = [(member, name) for member, name, keys in named if any(lowered in key for key in keys)]
-    if len(partial) == 1:
-        return partial[0][0], []
-    return None, [name for _, name in partial]
-
-
 def context(checked) -> dict[str, Any]:
     report = checked.report
     platoons = report.detail.get("platoons", [])
@@ -151,7 +132,7 @@ def context(checked) -> dict[str, Any]:
     return {"document": checked.document, "report": report, "platoons": platoons, "squad_issues": squad_issues,
             "by_initiative": by_initiative,
             "issue_links": issue_links,
-            "units": checked.catalogue.of("conventional_unit"), "stats": report.stats,
+            "stats": report.stats,
             "turn_order": report.detail.get("turn_order"), "opponent_name": report.detail.get("opponent")}
 
 def anchor(path: str) -> str:
