@@ -99,7 +99,7 @@ def _compared(ruleset, column: str, value: Any, fitted: Any) -> dict[str, Any]:
 def live_response(request, context: dict[str, Any], status: int) -> HttpResponse:
     """A value edit's answer: the kind's live fragments, and a nudge to the pickers when the rules' input moved."""
     response = HttpResponse(render_fragment("partials/live.jinja", context, request), status=status)
-    if request.POST.get("mechanics") != context["mechanics"]:
+    if request.POST.get("mechanics") != context["mechanics"] and "pickers" not in context:
         trigger_client_event(response, "pickers-stale", after="settle")
     return response
 

@@ -54,6 +54,9 @@ class KindPage:
     # Fragments (.jinja, each an element with an id, swapped out of band) a value edit sends besides the title,
     # badges, side panel and fingerprints that every kind's do.
     live_fragments: tuple[str, ...] = ()
+    # Whether a value edit sends the pickers back with its fragments at once, rather than asking for them after:
+    # for kinds whose value edits move the pickers' marks (a budget) and whose pickers are cheap to try.
+    pickers_follow_values = False
 
     def __init__(self, ruleset: Ruleset, kind: Kind):
         self.ruleset, self.kind = ruleset, kind
@@ -175,9 +178,11 @@ class KindPage:
         if view in live.VIEWS and not (view == "live" and self.reshaped(request.POST, checked, fingerprints)):
             context = {**self.common(checked, build), **self.live_context(request, checked, build), **extra,
                        **fingerprints, "editing": True}
-            if view == "live":
+            if view == "live" and not self.pickers_follow_values:
                 return build_changed(live.live_response(request, context, status))
             context["pickers"] = live.pickers(checked)
+            if view == "live":
+                return build_changed(live.live_response(request, context, status))
             if view == "pickers":
                 return live.pickers_response(request, context, status)
             return live.chooser_response(request, checked, context, status)

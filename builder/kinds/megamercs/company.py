@@ -13,7 +13,7 @@ from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.megamercs import RULESET
 from catalogue.rulesets.megamercs.places import SUPPORT, add_drone, add_support
 
-from ... import forms, live, store
+from ... import forms, store
 from ...rosters import Roster, added
 from ...session import mine
 from ..base import KindPage
@@ -32,6 +32,7 @@ class Page(KindPage):
     summary_meters = {"credits": "Credits"}
     value_fields = ("name", "notes", "credit_budget")
     live_fragments = ("builder/megamercs/company/fragments/live.jinja",)
+    pickers_follow_values = True  # their marks and costs follow the credit total
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New company"}
@@ -82,10 +83,6 @@ class Page(KindPage):
     def context(self, request, checked, build=None) -> dict[str, Any]:
         editable = {b.share_id: b.get_absolute_url() for b in mine(request, RULESET.key, "unit")}
         return context(checked, editable)
-
-    def live_context(self, request, checked, build=None) -> dict[str, Any]:
-        # The pickers' marks and costs follow the credit total, so a value edit sends them back at once (cheap here).
-        return {**self.context(request, checked, build), "pickers": live.pickers(checked)}
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
         return context(checked, {})
