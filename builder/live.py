@@ -79,7 +79,9 @@ def chooser(checked, field: str, picked: dict[str, Any]) -> dict[str, Any]:
             row["cells"] = [_compared(ruleset, c, row["stats"].get(c), mine.get(c)) for c in columns]
         tables.append({"label": group, "rows": rows, "columns": [ruleset.stat_label(c) for c in columns],
                        "costs": any(row["option"].cost for row in rows)})
+    meter = next((m for m in checked.report.meters if m.key == place.meter), None)
     return {"field": field, "place": place, "tables": tables, "fitted": fitted,
+            "cost_label": f"{meter.label} after" if meter else "After",
             "verb": place.action, "count": len(picked["options"]),
             "fits": sum(not o.reason for o in picked["options"])}
 
