@@ -7,20 +7,21 @@ from playwright.sync_api import expect
 from tests.test_browser import browser, catalogue, edit, new_context, page, shot  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
+LIVE = 2  # an advancement edit: its live fragments, then the pickers annotated for the new build
 
 
-def choose(page, selector: str, value: str) -> None:
-    edit(page, lambda: page.select_option(selector, value), 1)
+def choose(page, selector: str, value: str, requests: int = 1) -> None:
+    edit(page, lambda: page.select_option(selector, value), requests)
 
 
 def test_an_ll3_pilot_breaks_the_licence_gate_fixes_it_and_braces_a_superheavy(page):
     page.goto("/new/lancer/pilot/")
     edit(page, lambda: (page.fill("input[name=name]", "Browser Pilot"), page.press("input[name=name]", "Tab")), 1)
-    edit(page, lambda: (page.fill("#ll", "3"), page.press("#ll", "Tab")), 1)
+    edit(page, lambda: (page.fill("#ll", "3"), page.press("#ll", "Tab")), LIVE)
     for skill in ("sk_spot", "sk_survive", "sk_patch", "sk_take_control"):
-        choose(page, f"select[name=trigger-{skill}]", "1")
+        choose(page, f"select[name=trigger-{skill}]", "1", LIVE)
     for talent in ("t_iron_nerve", "t_quartermaster", "t_long_watch"):
-        choose(page, f"select[name=talent-{talent}]", "1")
+        choose(page, f"select[name=talent-{talent}]", "1", LIVE)
     expect(page.locator("[data-meter=triggers]").first).to_contain_text("4 / 7")
 
     choose(page, "#add-mech", "mf_cairn")  # no Cairn licence yet
@@ -29,7 +30,7 @@ def test_an_ll3_pilot_breaks_the_licence_gate_fixes_it_and_braces_a_superheavy(p
     expect(page.locator(".legality")).to_contain_text("Not legal")
     shot(page, "lancer-licence-gate")
 
-    choose(page, "select[name=licence-mf_cairn]", "2")
+    choose(page, "select[name=licence-mf_cairn]", "2", LIVE)
     expect(mech.locator("[data-code=L-B13]")).to_have_count(0)
 
     choose(page, "select[name=mech-0-mount-0-weapon-0]", "mw_siegebreaker")

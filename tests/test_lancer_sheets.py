@@ -207,8 +207,10 @@ def test_the_pdf_prints_on_a4_and_letter_with_every_sheet(client, examples, tmp_
 def test_l_b13_the_builder_offers_every_frame_and_item_with_its_licence(client, examples):
     html = client.post("/new/lancer/pilot/", {"pack": examples["Mara Okonjo"]["pack"], "name": "T", "ll": "0",
                                                "add-mech": "mf_cairn"}).content.decode()
-    assert "Cairn — size 3 · Cairn II · ✘ not licensed" in html
-    assert "Skyfall Battery (Launcher, 2d6+4 explosive) · Cairn III ✘ not licensed" in html
+    assert "⚠ Bastion — Size 2 · Defender · HP 12 · Evasion 6 · SP 5 · Mounts Main, Heavy — breaks L-B13: Bastion 2: " \
+           "Bastion needs the Bastion licence at rank 2; the pilot has rank 0." in html
+    assert "⚠ Cairn Mortar — Main Launcher · 1d6 explosive · Range 15, Blast 1 — breaks L-B13: Cairn 1: Cairn Mortar " \
+           "needs the Cairn licence at rank 1; the pilot has rank 0." in html
     assert re.search(r'data-code="L-B13"[^>]*>.*?Cairn needs the Cairn licence at rank 2; the pilot has rank 0', html, re.S)
 
 

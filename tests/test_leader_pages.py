@@ -1,11 +1,17 @@
 """The DARK METAL Squad Leader page as form posts, its share page and PDF, the API, and bad input."""
 import itertools
+import re
 import subprocess
+from urllib.parse import urlencode
 
 import pytest
+from django.http import QueryDict
 
 from builder import store
+from builder.kinds import PAGES
 from builder.models import Build
+from catalogue.loader import latest_pack
+from tests.html_forms import read_form
 from tests.refs import pack_ref
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +259,40 @@ def test_the_backpack_picker_lists_items_on_a_new_leader_before_any_edit(client,
     picker = html[html.index('name="add-pack"'):]
     picker = picker[:picker.index("</select>")]
     assert picker.count("<option") > 10
+
+
+def test_an_action_that_names_no_row_is_422_naming_the_field(client, packs):
+    for action in ("remove:pack:²", "remove:pack:0", "remove:mod:-1", "remove:ally:3", "add-arp:0", "add-arp:²",
+                   "remove:nothing:0"):
+        response = client.post(NEW, form(action=action))
+        assert response.status_code == 422 and "<code>action</code>" in response.content.decode(), action
+
+
+def test_each_picker_makes_the_build_the_form_makes_of_that_pick(client, packs):
+    """A place's `choose` is the form's reading of its field: the same Attach Points, MES prices, hands and allies."""
+    leader, catalogue = PAGES["darkmetal", "leader"], store.catalogue_by_ref(PACK)
+
+    def posted(values):
+        return store.check(leader.read_post(QueryDict(urlencode(values, doseq=True)), PACK, catalogue)).document
+
+    pages = [NEW] + [f"{NEW}?example={i}" for i, _ in enumerate(latest_pack("darkmetal", "leader").examples)]
+    for page in pages:
+        values, _ = read_form(client.get(page).content.decode())
+        shown = posted(values)
+        for place in leader.kind.places_of(shown, catalogue):
+            offered = [item.key for item in place.offered(catalogue) if item.key != place.fitted]
+            for key in (offered[0], offered[-1]):
+                chosen = leader.kind.parse(place.choose(shown, key)).model_dump(mode="json")
+                assert chosen == posted({**values, place.field: [key]}), (page, place.field, key)
+
+
+def test_pickers_offer_every_choice_and_name_the_rule_one_would_break(client, packs):
+    html = client.get(f"{NEW}?example=2").content.decode()  # Brakk, with Patch the Rookie Medic as ally 1
+
+    def picker(field):
+        return re.search(rf'<select name="{field}".*?</select>', html, re.S).group(0)
+
+    assert re.search(r'value="attack-grenade" data-reason="DM-R49: ', picker("hand-1"))  # a grenade goes in the backpack
+    assert re.search(r'value="heavy-rifle" data-reason="DM-R59: ', picker("ally-1-weapon-2"))
+    assert 'value="trauma-kit" selected' in picker("ally-1-item-1")
+    assert 'id="chooser-add-mod"' in html and "Splice 1 · listed 100 Rep" in picker("add-mod")

@@ -3,6 +3,10 @@ hands, Attach Points and backpack, Knowledge Skills, MES in the order bought, an
 
 Splices and Cyber bought in the current campaign are re-priced in order on every change (they may still be
 exchanged freely, DM-R51); those from earlier campaigns keep the price paid then (DM-R28).
+
+Value edits (trait ranks, Knowledge, budgets, an ally's currency, deployment and campaign record) get the Leader's
+live fragments back: each trait's ladder and pool, what Knowledge unlocks, the body's stats, MES prices, and each
+ally's refund, record and issues (builder.live).
 """
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from django.template.loader import render_to_string
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.darkmetal import preview as engine
 from catalogue.rulesets.darkmetal import rules
-from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, Weapon
+from catalogue.rulesets.darkmetal.places import HANDS, attached, held, hired, reprice
+from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, Weapon
 from catalogue.rulesets.house_rules import setting
 
 from ... import forms
@@ -22,8 +27,8 @@ from ..base import KindPage, situation_of
 
 MAX_ROWS = 12
 MAX_RECORDS = 100  # campaigns of history a Leader and each ally keep
-SHOULDERS_FIRST = (3, 4, 1, 2)
-ARMS_ONLY = (1, 2)
+# An ally's fields that only change numbers its fragments show (its refund, record and issues).
+ALLY_VALUES = ("paid_with", "deployed", "hired", "arp", "knocked_out", "petitioned")
 FLAGS = ("close_combat", "dodging", "dashing", "aimed", "close_range", "undetected")
 COUNTS = ("supporting_attackers", "supporting_defenders", "friendlies_in_the_way")
 # The preview's readings a table may choose in its house rules: engine field, house-rule option.
@@ -38,6 +43,8 @@ class Page(KindPage):
                                     ("undetected", "undetected first strike (a 10)", False))),)
     previews = True
     summary_meters = {"trait_rep": "Traits", "gear_rep": "Gear", "arp": "ARP"}
+    value_fields = ("name", "notes", "player", "extra_rep", "players", "traits", "knowledge", "wipe_rebuild_used")
+    live_fragments = ("builder/darkmetal/leader/fragments/live.jinja",)
 
     def describe(self, document: dict[str, Any]) -> str:
         return f"played by {document['player']}" if document.get("player") else ""
@@ -51,6 +58,14 @@ class Page(KindPage):
                            notices: list | None = None) -> dict[str, Any]:
         # Prices depend on the table's readings of the MES price rules (A-30, A-31), chosen in the same form.
         return {**self.header(pack_ref), **leader_document(post, catalogue, forms.house_rules(post, self.house_rule_options()))}
+
+    def structure(self, document: dict[str, Any]) -> dict[str, Any]:
+        """Beside the purchases, an ally's rows shape the form: how many ARP records it has and whether it was ever
+        knocked out (which opens its record), not what they say; a logged campaign's number labels its row."""
+        allies = [{**{k: v for k, v in ally.items() if k not in ALLY_VALUES}, "arp": len(ally["arp"]),
+                   "knocked_out": ally["knocked_out"] is not None} for ally in document.get("allies", [])]
+        return {**super().structure(document), "allies": allies,
+                "campaigns": [c["campaign"] for c in document.get("campaigns", [])]}
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
         return context(checked)
@@ -115,34 +130,6 @@ def _rows(post, prefix: str, most: int = MAX_ROWS) -> list[int]:
     return list(range(forms.whole_number(post, f"{prefix}-count", 0, 0, most)))
 
 
-def place(weapon: AttachWeapon, taken: set[int]) -> list[int]:
-    """DM-R44/DM-R45: shoulders before arms for multi-point weapons, one arm at most; melee on the arms only."""
-    order = ARMS_ONLY if weapon.melee else SHOULDERS_FIRST
-    chosen: list[int] = []
-    for point in order:
-        if point in taken or (point in ARMS_ONLY and any(p in ARMS_ONLY for p in chosen)):
-            continue
-        chosen.append(point)
-        if len(chosen) == weapon.attach_points:
-            break
-    return chosen or [order[0]]
-
-
-def reprice(purchases: list[dict[str, Any]], catalogue: Catalogue, campaign: int,
-            house_rules: dict[str, Any]) -> list[dict[str, Any]]:
-    """Purchases of the current campaign at today's order-dependent price; older ones as paid."""
-    splice = cyber = 0
-    for purchase in purchases:
-        item = catalogue.items[purchase["item"]]
-        if purchase["campaign"] >= campaign:
-            purchase["paid"] = rules.mes_price(item, splice, cyber, house_rules)
-        if isinstance(item, Cyber):
-            cyber += item.score
-        else:
-            splice += item.score
-    return purchases
-
-
 def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> dict[str, Any]:
     items = catalogue.items
     campaign = forms.whole_number(post, "campaign", 0, 0, 999)
@@ -161,18 +148,18 @@ def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> 
     attach = [{"item": post.get(f"attach-{i}-item", ""), "at": _points(post.get(f"attach-{i}-at", "")),
                "campaign": forms.whole_number(post, f"attach-{i}-campaign", campaign, 0, 999)} for i in _rows(post, "attach")]
     if post.get("add-attach"):
-        weapon = items[known("add-attach", "attach_weapon")]
-        attach.append({"item": weapon.key, "at": place(weapon, {p for a in attach for p in a["at"]}),
-                       "campaign": campaign})
+        attach.append(attached(items[known("add-attach", "attach_weapon")], attach, campaign))
     backpack = [{"item": post.get(f"pack-{i}-item", ""), "campaign": forms.whole_number(post, f"pack-{i}-campaign", campaign, 0, 999)}
                 for i in _rows(post, "pack")]
     if post.get("add-pack"):
         backpack.append({"item": known("add-pack", "item", "weapon"), "campaign": campaign})
-    allies = [ally_from_post(post, i, campaign, known, action == "add-arp" and arg == str(i)) for i in _rows(post, "ally")]
+    allies = [ally_from_post(post, i, campaign, known) for i in _rows(post, "ally")]
+    if action == "add-arp":
+        earned = allies[forms.row(arg, allies)]["arp"]
+        if all(entry["campaign"] != campaign for entry in earned):
+            earned.append({"campaign": campaign, "scenarios": 0, "training": 0})
     if post.get("add-ally"):
-        template = items[known("add-ally", "ally_template")]
-        allies.append({"name": f"{template.name} {len(allies) + 1}", "template": template.key, "paid_with": "rep",
-                       "deployed": True, "armor": None, "weapons": [], "items": [], "hired": campaign})
+        allies.append(hired(items[known("add-ally", "ally_template")], allies, campaign))
     campaigns = [{"campaign": forms.whole_number(post, f"log-{j}-campaign", campaign, 0, 999),
                   "scenarios": forms.whole_number(post, f"log-{j}-scenarios", 0, 0, 50),
                   "won": post.get(f"log-{j}-won") == "on"} for j in _rows(post, "log", MAX_RECORDS)]
@@ -189,7 +176,7 @@ def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> 
         if which not in lists:
             raise forms.problem("action", f"{which[:20]!r} is no list of this Leader's")
         del lists[which][forms.row(index, lists[which])]
-    hands = [{"item": post.get(f"hand-{n}"), "campaign": campaign} for n in (1, 2) if post.get(f"hand-{n}")]
+    hands = held([post.get(f"hand-{n}", "") for n in HANDS], campaign)
     injury_rule = post.get("injury_rule") == "on"
     armor = post.get("armor")
     return {
@@ -207,7 +194,7 @@ def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> 
     }
 
 
-def ally_from_post(post, i: int, campaign: int, known, add_arp: bool) -> dict[str, Any]:
+def ally_from_post(post, i: int, campaign: int, known) -> dict[str, Any]:
     """One ally's fields; its upgrade path and ARP record ride along as rows, and an upgrade picked is added."""
     field = f"ally-{i}-"
     ally = {
@@ -231,8 +218,6 @@ def ally_from_post(post, i: int, campaign: int, known, add_arp: bool) -> dict[st
         if post.get(f"{field}knocked_out") else None,
         "petitioned": post.get(f"{field}petitioned") == "on",
     }
-    if add_arp and all(entry["campaign"] != campaign for entry in ally["arp"]):
-        ally["arp"].append({"campaign": campaign, "scenarios": 0, "training": 0})
     if post.get(f"{field}upgrade"):
         ally["hired_as"] = ally["hired_as"] or ally["template"]
         ally["template"] = known(f"{field}upgrade", "ally_template")
@@ -268,10 +253,6 @@ def context(checked) -> dict[str, Any]:
     mods = [{"index": i, "item": items[m["item"]], "paid": m["paid"], "campaign": m["campaign"],
              "kind": catalogue.categories[m["item"]], "negated": items[m["item"]].name in negated}
             for i, m in enumerate(document.get("modifications", []))]
-    splice = sum(items[m["item"]].score for m in document.get("modifications", []) if catalogue.categories[m["item"]] == "splice")
-    cyber = sum(items[m["item"]].score for m in document.get("modifications", []) if catalogue.categories[m["item"]] == "cyber")
-    mes_options = [{"item": mod, "price": rules.mes_price(mod, splice, cyber, document.get("house_rules")), "kind": kind}
-                   for kind in ("splice", "cyber") for mod in catalogue.of(kind)]
     attach = [{"index": i, "item": items[a["item"]], "at": a["at"], "campaign": a["campaign"]}
               for i, a in enumerate(document.get("attach", []))]
     body = {point: next((a["item"].name for a in attach if point in a["at"]), "") for point in (1, 2, 3, 4)}
@@ -287,29 +268,26 @@ def context(checked) -> dict[str, Any]:
         gear += items[ally["armor"]].cost if ally.get("armor") else 0
         record = report.detail["ally_records"][i]
         refund = refund_of(record, gear, ally["paid_with"])
-        allies.append({**ally, "index": i, "template_item": template, "hire_rep": rep, "hire_arp": arp, "refund": refund,
+        allies.append({**ally, "index": i, "field": f"ally-{i}-", "template_item": template, "hire_rep": rep,
+                       "hire_arp": arp, "refund": refund,
                        "record": record, "next_tiers": [t for t in catalogue.of("ally_template") if template.key in t.upgrades_from],
                        "weapon_items": [items[k] for k in ally["weapons"]], "item_items": [items[k] for k in ally["items"]],
                        "armor_item": items.get(ally.get("armor") or ""),
                        "bhp_boxes": range(template.bhp), "ahp_boxes": range(template.ahp or 0),
-                       "weapon_choices": _ally_weapons(template, catalogue),
                        "issues": report.issues_at(f"allies[{i}]")})
     return {
         "document": document, "report": report, "stats": report.stats, "meters": report.meters, "traits": traits,
         "skills": [{"key": k, "name": v, "value": document.get("knowledge", {}).get(k, 0)} for k, v in SKILLS.items()],
         "known_skills": [{"name": row["name"], "value": row["level"], "bonus": row["bonus"]}
                          for row in report.detail["skills"]],
-        "armors": catalogue.of("armor"), "armor": items.get((document.get("armor") or {}).get("item", "")),
-        "mods": mods, "mes_options": mes_options, "attach": attach, "attach_options": catalogue.of("attach_weapon"),
+        "armor": items.get((document.get("armor") or {}).get("item", "")), "mods": mods, "attach": attach,
         "body": body, "hands": hands,
         # Every weapon held, carried, mounted or built in, for the profiles table of the share page and sheet.
         "weapons": [w for w in hands + [items[p["item"]] for p in document.get("backpack", [])]
                     if isinstance(w, Weapon)] + attacking(checked),
-        "hand_options": [w for w in catalogue.of("weapon") if w.carry in ("1H", "2H", "palm", "gripper")],
         "backpack": [{"index": i, "item": items[p["item"]], "campaign": p["campaign"]}
                      for i, p in enumerate(document.get("backpack", []))],
-        "backpack_options": catalogue.of("item") + [w for w in catalogue.of("weapon") if w.carry in ("1S", "2S", "2H", "1H")],
-        "allies": allies, "templates": catalogue.of("ally_template"), "ally_items": catalogue.of("item"),
+        "allies": allies,
         "injuries": [{"index": i, "item": items[t["item"]], "campaign": t["campaign"]}
                      for i, t in enumerate(document.get("injuries", []))],
         "injury_options": catalogue.of("injury"),
@@ -325,9 +303,3 @@ def refund_of(record: dict[str, Any], gear: int, paid_with: str) -> str:
     parts = [f"{rep} Rep"] if rep or not arp else []
     return " and ".join(parts + ([f"{arp} ARP to {record['name']}"] if arp else []))
 
-
-def _ally_weapons(template, catalogue: Catalogue) -> list:
-    weapons = catalogue.of("weapon") + catalogue.of("attach_weapon")
-    if template.weapons == "any":
-        return weapons
-    return [w for w in weapons if w.key in template.weapons]

@@ -1,8 +1,10 @@
 """The LANCER pilot builder: Licence Level, mech skills, triggers, talents, licences and CORE bonuses against their
 budgets, pilot gear, and the mechs the pilot owns, each with its frame, mounts, systems and SP bar.
 
-Nothing is hidden for being illegal: every frame, weapon and system is offered with the licence it needs, and one
-the pilot does not hold is reported beside it (L-B13) rather than left out.
+Nothing is hidden for being illegal: every frame, weapon, mod and system is offered by its picker (see
+catalogue/rulesets/lancer/places.py), one the pilot may not take marked with the rule it breaks (L-B13 for a licence
+the pilot lacks). Advancement (Licence Level, mech skills, ranks) is a value edit: it gets back the live fragments,
+the budgets, the Grit, each mech's statistics, SP bar and issues (builder.live).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.lancer import construction as c
 from catalogue.rulesets.lancer import movement
 from catalogue.rulesets.lancer import preview as engine
+from catalogue.rulesets.lancer.places import weapon_slots
 from catalogue.rulesets.lancer.rules import OPTIONS
 from catalogue.rulesets.lancer.schema import CoreBonus, Frame, PilotGear, Skill, System, Talent, tagged
 
@@ -26,7 +29,6 @@ from ...charts import qr_data_uri
 from ..base import KindPage, target_and_situation
 
 MAX_MECHS, MAX_SYSTEMS, MAX_LIST = 12, 24, 12
-SIZES = ("Auxiliary", "Main", "Heavy", "Superheavy")
 MECH_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap", "sp", "tech_attack", "save", "repcap",
               "limited_bonus", "structure", "stress")
 STAT_LABELS = {"hp": "HP", "armor": "Armor", "evasion": "Evasion", "edef": "E-Defense", "speed": "Speed",
@@ -38,11 +40,6 @@ FITS = {"Aux": "one Aux weapon", "Main": "a Main or an Aux weapon", "Flex": "a M
         "Integrated": "the frame's own weapon"}
 RANK_NAMES = ("—", "I", "II", "III")
 PATH = re.compile(r"^mechs\[(\d+)\]\.?(.*)$")
-
-
-def slots(mount: str) -> int:
-    """How many weapons a mount of this type can hold at once (L-B09)."""
-    return max((len(f) for f in c.FITTINGS.get(mount, [])), default=0)
 
 
 def licence_label(item, frames: dict[str, Frame]) -> str:
@@ -59,6 +56,8 @@ class Page(KindPage):
                      ("Attacker", (("engaged", "engaged", False), ("impaired", "impaired", False),
                                    ("overcharge", "Overcharge this turn", False))))
     summary_meters = {"hase": "HASE", "talents": "Talents", "licences": "Licences"}
+    value_fields = ("name", "notes", "callsign", "ll", "hase", "triggers", "talents", "licences")
+    live_fragments = ("builder/lancer/pilot/fragments/live.jinja",)
 
     def describe(self, document: dict[str, Any]) -> str:
         callsign = document.get("callsign")
@@ -75,6 +74,11 @@ class Page(KindPage):
         head = path.split(".")[0].split("[")[0]
         return {"ll": "pilot", "hase": "hase", "triggers": "triggers", "talents": "talents", "licences": "licences",
                 "core_bonuses": "core-bonuses", "gear": "gear"}.get(head, "")
+
+    def structure(self, document: dict[str, Any]) -> dict[str, Any]:
+        """Advancement reshapes no row, but for Targeting: its field shows while it holds points (or the beta's five
+        mech skills are played)."""
+        return {**super().structure(document), "targeting": bool(document.get("hase", {}).get("targeting"))}
 
     # --- the form ------------------------------------------------------------------------------
 
@@ -98,6 +102,7 @@ class Page(KindPage):
                  for m in range(forms.whole_number(post, "mech-count", 0, 0, MAX_MECHS))]
         if verb == "remove-mech":
             del mechs[forms.row(where, mechs)]
+        mechs = [mech for mech in mechs if mech["frame"]]  # the frame picker's empty choice removes the mech
         new_frame = post.get("add-mech", "")
         if isinstance(items.get(new_frame), Frame) and len(mechs) < MAX_MECHS:
             frame = items[new_frame]
@@ -217,37 +222,34 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
     items = catalogue.items
     frames = {k: i for k, i in items.items() if isinstance(i, Frame)}
     licences = document.get("licences", {})
-
-    def offer(item) -> dict[str, Any]:
-        return {"item": item, "licence": licence_label(item, frames),
-                "licensed": c.licensed(item.license_level, item.license_id, licences)}
-
     beta = document.get("house_rules", {}).get("mech-skills", OPTIONS["mech-skills"].default) == "beta-five"
     skills = c.BETA_SKILLS if beta or document.get("hase", {}).get("targeting") else c.HASE
     mechs = []
     for m, (mech, detail) in enumerate(zip(document.get("mechs", []), report.detail.get("mechs", []))):
         frame = frames[mech["frame"]]
+        at = f"mech-{m}"  # its pickers' form fields start so
         mounts = []
         for n, (kind, loadout) in enumerate(zip(frame.mounts, mech["mounts"])):
             weapons = [items[k] for k in loadout["weapons"]]
             mods = list(loadout.get("mods", [])) + [None] * (len(weapons) - len(loadout.get("mods", [])))
+            fields = f"{at}-mount-{n}"
             mounts.append({"index": n, "type": kind, "fits": FITS[kind], "bracing": loadout.get("bracing", False),
                            "slots": [{"w": w, "weapon": weapon, "mod": items.get(mod) if mod else None,
+                                      "field": f"{fields}-weapon-{w}", "mod_field": f"{fields}-mod-{w}",
                                       "licence": licence_label(weapon, frames),
                                       "threat": any(r.type == "Threat" for r in weapon.range),
                                       "tags": tag_text(weapon, catalogue), "kept": shown_as_text(weapon),
                                       "uses": range(limited(weapon, detail))}
                                      for w, (weapon, mod) in enumerate(zip(weapons, mods))],
-                           "free_slots": range(len(weapons), slots(kind)) if not any(
-                               w.mount == "Superheavy" for w in weapons) else range(0),
+                           "free_slots": [f"{fields}-weapon-{w}" for w in weapon_slots(kind, weapons)[len(weapons):]],
                            "issues": report.issues_at(f"mechs[{m}].mounts[{n}]")})
         systems = [{"index": s, "item": items[k], "licence": licence_label(items[k], frames),
                     "boxes": range(limited(items[k], detail)), "kept": shown_as_text(items[k]),
                     "tags": tag_text(items[k], catalogue)}
                    for s, k in enumerate(mech["systems"])]
         value = {k: v["value"] for k, v in detail["stats"].items()}
-        mechs.append({"index": m, "mech": mech, "frame": frame, "frame_kept": shown_as_text(frame), "mounts": mounts,
-                      "systems": systems,
+        mechs.append({"index": m, "at": at, "mech": mech, "frame": frame, "frame_kept": shown_as_text(frame),
+                      "mounts": mounts, "systems": systems,
                       "stats": [(STAT_LABELS[k], detail["stats"][k]) for k in MECH_STATS],
                       "hp_boxes": range(value["hp"]), "heat_boxes": range(value["heatcap"]),
                       "structure_boxes": range(value["structure"]), "stress_boxes": range(value["stress"]),
@@ -256,7 +258,6 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                       "issues": [i for i in report.issues if i.path.startswith(f"mechs[{m}]")
                                  and not i.path.startswith(f"mechs[{m}].mounts[")],
                       "repair_boxes": range(value["repcap"]), "moves": moves(frame.stats.size, value["speed"])})
-    by_size = {size: [offer(w) for w in catalogue.of("weapon") if w.mount == size] for size in SIZES}
     own = report.issues
     return {
         "skills": [(k, k.title(), document.get("hase", {}).get(k, 0)) for k in skills],
@@ -273,12 +274,6 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
         "gear_rows": [{"item": items[k], "uses": range(limited(items[k], None)), "tags": tag_text(items[k], catalogue)}
                       for k in document.get("gear", [])],
         "pilot_hp_boxes": range(report.stats["pilot_hp"].value) if "pilot_hp" in report.stats else range(0),
-        "core_offer": [b for b in catalogue.of("core_bonus") if b.key not in document.get("core_bonuses", [])],
-        "gear_offer": catalogue.of("pilot_gear"),
-        "frame_offer": [offer(f) for f in frames.values()],
-        "weapon_offer": [(size, group) for size, group in by_size.items() if group],
-        "mod_offer": [offer(mod) for mod in catalogue.of("mod")],
-        "system_offer": [offer(s) for s in catalogue.of("system")],
         "rank_names": RANK_NAMES, "trigger_names": ("—", "+2", "+4", "+6"), "mechs": mechs,
         "pilot_issues": [i for i in own if not i.path.startswith("mechs[")],
         "meter": {m.key: m for m in report.meters},

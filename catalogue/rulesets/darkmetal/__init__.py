@@ -3,7 +3,7 @@ from pathlib import Path
 
 from ..dice import darkmetal_pool
 from ..spec import Dice, DiceOption, ItemRef, Kind, PackLink, Ruleset
-from . import audit, campaign, rules
+from . import audit, campaign, places, rules
 from .schema import CATEGORIES, CATEGORY_LABELS, LeaderBuild
 
 RULESET = Ruleset(
@@ -18,7 +18,8 @@ RULESET = Ruleset(
                        ItemRef("backpack[].item", "backpack[]"), ItemRef("allies[].template", "allies[]"),
                        ItemRef("allies[].hired_as"), ItemRef("allies[].upgrades[].template", "allies[].upgrades[]"),
                        ItemRef("allies[].armor"), ItemRef("allies[].weapons[]", "allies[].weapons[]"),
-                       ItemRef("allies[].items[]", "allies[].items[]"), ItemRef("injuries[].item", "injuries[]"))),),
+                       ItemRef("allies[].items[]", "allies[].items[]"), ItemRef("injuries[].item", "injuries[]")),
+                places=places.leader_places, cosmetic=("name", "notes", "player")),),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
     data_dir=Path(__file__).parent / "data",
@@ -37,4 +38,5 @@ RULESET = Ruleset(
                 PackLink("ally_template", "free_weapons[]", ("weapon", "attach_weapon")),
                 *(PackLink(category, path, ("splice", "cyber")) for category in ("splice", "cyber")
                   for path in ("requires_any[]", "excludes[]", "grants.alongside"))),
+    item_summary=places.summary,
 )

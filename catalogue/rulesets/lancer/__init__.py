@@ -4,7 +4,7 @@ from pathlib import Path
 
 from ..dice import d20_check
 from ..spec import Dice, DiceOption, Exchange, ItemRef, Kind, Link, Ruleset
-from . import compcon, lcp, rules
+from . import compcon, lcp, places, rules
 from .cells import CELLS
 from .schema import CATEGORIES, CATEGORY_LABELS, LanceBuild, PilotBuild
 
@@ -19,7 +19,8 @@ RULESET = Ruleset(
                     ItemRef("core_bonuses[]", "core_bonuses[]"), ItemRef("gear[]", "gear[]"),
                     ItemRef("mechs[].frame", MECH), ItemRef("mechs[].mounts[].weapons[]", paired="mods"),
                     ItemRef("mechs[].mounts[].mods[]", in_place=True),
-                    ItemRef("mechs[].systems[]", "mechs[].systems[]"))),
+                    ItemRef("mechs[].systems[]", "mechs[].systems[]")),
+             places=places.pilot_places, cosmetic=("name", "notes", "callsign")),
         Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),)),
     ),
     categories=CATEGORIES,
@@ -36,4 +37,5 @@ RULESET = Ruleset(
     cell_text=CELLS,
     pack_readers={".lcp": lcp.read},
     exchanges=(Exchange("compcon", "COMP/CON pilot", "pilot", compcon.read, compcon.write),),
+    item_summary=places.summary,
 )
