@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.http import HttpResponse
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from catalogue.rulesets.picks import Option, Place, what_if
+from catalogue.rulesets.picks import Option, Place, choices, what_if
 
 from .fragments import render_fragment
 
@@ -42,24 +42,33 @@ def places(checked) -> dict[str, Place]:
     return {place.field: place for place in checked.kind.places_of(checked.document, checked.catalogue)}
 
 
-def pickers(checked) -> dict[str, dict[str, Any]]:
-    """Each place with its choices tried on the build, by form field; cached by the mechanics."""
+def pickers(checked, tried: bool = True) -> dict[str, dict[str, Any]]:
+    """Each place with its choices tried on the build, by form field; cached by the mechanics. Not `tried`, choices
+    not in the cache yet come untried (and `pending`), for the page to ask for with `view=pickers`: a redraw never
+    waits for hundreds of trial builds."""
     where = places(checked)
     key = f"pickers:{checked.ruleset.key}:{checked.kind.key}:{mechanics(checked)}"
     options: dict[str, list[Option]] | None = cache.get(key)
     if options is None or set(options) != set(where):
+        if not tried:
+            return {field: picker(place, choices(checked.ruleset, checked.catalogue, place), pending=True)
+                    for field, place in where.items()}
         options = {field: what_if(checked.ruleset, checked.kind, checked.document, checked.catalogue, checked.linked,
                                   checked.report, place) for field, place in where.items()}
         cache.set(key, options, PICKER_CACHE_SECONDS)
     return {field: picker(place, options[field]) for field, place in where.items()}
 
 
-def picker(place: Place, options: list[Option]) -> dict[str, Any]:
+def picker(place: Place, options: list[Option], pending: bool = False) -> dict[str, Any]:
     groups: dict[str, list[Option]] = {}
     for option in options:
         groups.setdefault(option.group, []).append(option)
     return {"place": place, "options": options, "groups": list(groups.items()), "chooser": len(options) > CHOOSER_FROM,
-            "fitted": place.fitted}
+            "fitted": place.fitted, "pending": pending}
+
+
+def pending(pickers_: dict[str, dict[str, Any]]) -> bool:
+    return any(picked["pending"] for picked in pickers_.values())
 
 
 def chooser(checked, field: str, picked: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """What a browser would submit from a page's form: the successful controls of one <form>, as a dict of lists."""
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 
@@ -81,3 +82,35 @@ def read_form(html: str, form_id: str = "builder-form") -> tuple[dict[str, list[
     for name, value in reader.fields:
         values.setdefault(name, []).append(value)
     return values, reader.number_fields
+
+
+
+def settled(client, url: str, form: dict, html: str) -> str:
+    """A workbench redraw as the browser shows it once settled: one drawn before its pickers' choices were tried
+    asks for them as it loads (builder.live), and they swap in by id."""
+    if "pickers-stale from:body, load" not in html:
+        return html
+    answer = client.post(url, {**form, "view": ["pickers"]}, HTTP_HX_REQUEST="true").content.decode()
+    for element_id in re.findall(r'<select name="[^"]*" id="([^"]+)"[^>]*hx-swap-oob="true"', answer):
+        html = html.replace(element(html, element_id), element(answer, element_id).replace(' hx-swap-oob="true"', "", 1))
+    return html.replace("pickers-stale from:body, load", "pickers-stale from:body")
+
+
+def element(html: str, element_id: str) -> str:
+    """The outer HTML of the element with this id, or "" when the page has none."""
+    found = re.search(rf'<(\w+)\b[^>]*\bid="{re.escape(element_id)}"', html)
+    if found is None:
+        return ""
+    start, tag = found.start(), found.group(1)
+    if tag in ("input", "br", "img", "hr"):
+        return html[start:html.index(">", start) + 1]
+    depth, at = 0, start
+    while True:
+        opening = re.compile(rf"<{tag}[\s>]").search(html, at + 1)
+        closing = html.find(f"</{tag}>", at + 1)
+        if opening and opening.start() < closing:
+            depth, at = depth + 1, opening.start()
+        elif depth:
+            depth, at = depth - 1, closing
+        else:
+            return html[start:closing + len(tag) + 3]

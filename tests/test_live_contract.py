@@ -11,7 +11,7 @@ import pytest
 from builder import store
 from builder.kinds import PAGES
 from catalogue.loader import latest_pack
-from tests.html_forms import read_form
+from tests.html_forms import element, read_form, settled
 
 pytestmark = pytest.mark.django_db
 KINDS = sorted(PAGES)
@@ -43,26 +43,6 @@ def examples(ruleset: str, kind: str) -> list[str]:
     pack = latest_pack(ruleset, kind)
     url = f"/new/{ruleset}/{kind}/"
     return [url] + [f"{url}?example={i}" for i, e in enumerate(pack.examples) if e.get("kind") == kind]
-
-
-def element(html: str, element_id: str) -> str:
-    """The outer HTML of the element with this id, or "" when the page has none."""
-    found = re.search(rf'<(\w+)\b[^>]*\bid="{re.escape(element_id)}"', html)
-    if found is None:
-        return ""
-    start, tag = found.start(), found.group(1)
-    if tag in ("input", "br", "img", "hr"):
-        return html[start:html.index(">", start) + 1]
-    depth, at = 0, start
-    while True:
-        opening = re.compile(rf"<{tag}[\s>]").search(html, at + 1)
-        closing = html.find(f"</{tag}>", at + 1)
-        if opening and opening.start() < closing:
-            depth, at = depth + 1, opening.start()
-        elif depth:
-            depth, at = depth - 1, closing
-        else:
-            return html[start:closing + len(tag) + 3]
 
 
 def swapped(page: str, fragments: str) -> str:
@@ -101,14 +81,14 @@ def test_a_value_edit_swaps_in_what_the_whole_page_would_show(client, packs, rul
     for url in examples(ruleset, kind):
         values = form_of(client, url)
         post_to = url.split("?")[0]
-        before = client.post(post_to, values, **HTMX).content.decode()
+        before = settled(client, post_to, values, client.post(post_to, values, **HTMX).content.decode())
         for field, value in edits:
             if field not in values and field != "name":
                 continue
             edited = {**values, field: [value]}
             answer = client.post(post_to, {**edited, "view": ["live"]}, **HTMX)
             assert answer.status_code == 200 and "HX-Retarget" not in answer, (url, field)
-            after = client.post(post_to, edited, **HTMX).content.decode()
+            after = settled(client, post_to, edited, client.post(post_to, edited, **HTMX).content.decode())
             fragments = answer.content.decode()
             if "pickers-stale" in answer.get("HX-Trigger-After-Settle", ""):  # the page asks for them next
                 fragments += client.post(post_to, {**edited, "view": ["pickers"]}, **HTMX).content.decode()

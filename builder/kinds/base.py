@@ -186,8 +186,11 @@ class KindPage:
             if view == "pickers":
                 return live.pickers_response(request, context, status)
             return live.chooser_response(request, checked, context, status)
+        # A whole page (the first load, or a post without JavaScript) shows each choice tried; a redraw of the
+        # workbench does not wait for the trials, and its pickers ask for them as they load.
+        pickers = live.pickers(checked, tried=not request.htmx)
         context = {**self.common(checked, build), **self.context(request, checked, build), **extra, **fingerprints,
-                   "pickers": live.pickers(checked),
+                   "pickers": pickers, "pickers_pending": live.pending(pickers),
                    "newer": changes.newer_pack(build.pack_ref) if build else None, "editing": True,
                    # the owner's own sheet and JSON show it whole; a reveal link to hand out when something is secret
                    "reveal": build.reveal_token if build and store.public_view(build) is not build else ""}

@@ -159,9 +159,15 @@ class Catalogue:
     categories: dict[str, str]  # item key -> category
     title: str = ""
     source: str = "starter"
+    # Items by category, built on first asking: rules and pickers ask for one category many times a request.
+    _by_category: dict[str, list[Any]] | None = field(default=None, repr=False, compare=False)
 
     def of(self, category: str) -> list[Any]:
-        return [self.items[k] for k, c in self.categories.items() if c == category]
+        if self._by_category is None:
+            self._by_category = {}
+            for key, item_category in self.categories.items():
+                self._by_category.setdefault(item_category, []).append(self.items[key])
+        return list(self._by_category.get(category, ()))
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ would newly break, with the budget after it: the annotations every picker and ch
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import BuildError, Catalogue, Linked, Report
@@ -56,29 +56,35 @@ class Option:
     cost: str  # the place's budget after the pick, "34/40 ST"; "" without one
 
 
+def choices(ruleset: Any, catalogue: Catalogue, place: Place) -> list[Option]:
+    """A place's candidates as its picker lists them, not yet tried on the build."""
+    options = []
+    for item in place.offered(catalogue):
+        category = catalogue.categories[item.key]
+        group = place.group(item) if place.group else ruleset.category_label(category)
+        options.append(Option(item.key, item.name, category, group, ruleset.summary(category, item),
+                              item.key == place.fitted, "", ""))
+    return options
+
+
 def what_if(ruleset: Any, kind: Any, document: dict[str, Any], catalogue: Catalogue,
             linked: Mapping[str, Linked | None], report: Report, place: Place) -> list[Option]:
     """Every candidate of a place tried on the build (`kind`'s parse and validate): only errors the build does not
     have already count. Options are grouped by the place's `group`, or by category."""
     known = {(i.code, i.path) for i in report.errors}
-    options = []
-    for item in place.offered(catalogue):
-        category = catalogue.categories[item.key]
-        group = place.group(item) if place.group else ruleset.category_label(category)
-        summary = ruleset.summary(category, item)
-        if item.key == place.fitted:
-            options.append(Option(item.key, item.name, category, group, summary, True, "",
-                                  _cost(report, place.meter)))
+    tried = []
+    for option in choices(ruleset, catalogue, place):
+        if option.fitted:
+            tried.append(replace(option, cost=_cost(report, place.meter)))
             continue
-        trial = _trial(kind, place.choose(document, item.key), catalogue, linked)
+        trial = _trial(kind, place.choose(document, option.key), catalogue, linked)
         if isinstance(trial, str):
-            options.append(Option(item.key, item.name, category, group, summary, False, trial, ""))
+            tried.append(replace(option, reason=trial))
             continue
         new = [i for i in trial.errors if (i.code, i.path) not in known]
-        reason = f"{new[0].code}: {new[0].message}" if new else ""
-        options.append(Option(item.key, item.name, category, group, summary, False, reason,
-                                  _cost(trial, place.meter)))
-    return options
+        tried.append(replace(option, reason=f"{new[0].code}: {new[0].message}" if new else "",
+                             cost=_cost(trial, place.meter)))
+    return tried
 
 
 def _trial(kind: Any, document: dict[str, Any], catalogue: Catalogue,

@@ -57,7 +57,7 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
     advancement = c.Pilot(pilot.ll, dict(pilot.hase), dict(pilot.triggers), dict(pilot.talents),
                           dict(pilot.licences), list(pilot.core_bonuses))
     skills = c.BETA_SKILLS if setting(OPTIONS, pilot, "mech-skills") == "beta-five" else c.HASE
-    frames = [item for item in catalogue.items.values() if isinstance(item, Frame)]
+    frames = catalogue.of("frame")
     for issue in c.check_pilot(advancement, skills) + c.check_core_bonuses(
             [catalogue.items[k] for k in pilot.core_bonuses], dict(pilot.licences), frames):
         report.add(issue.code, "error", issue.path, issue.message)
@@ -95,7 +95,7 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
     mounts = [c.Mount(kind, [items[k] for k in loadout.weapons], [items[k] if k else None for k in loadout.mods],
                       loadout.bracing) for kind, loadout in zip(frame.mounts, mech.mounts)]
     systems = [items[k] for k in mech.systems]
-    licence_names = {key: item.name for key, item in items.items() if isinstance(item, Frame)}
+    licence_names = {frame.key: frame.name for frame in catalogue.of("frame")}
     for issue in c.check_mech(frame, mounts, systems, derived["sp"][0], dict(pilot.licences), licence_names):
         report.add(issue.code, "error", f"{path}.{issue.path}", f"{mech.name}: {issue.message}")
     used = sum(s.sp for s in systems) + sum(m.sp for mount in mounts for m in mount.mods if m is not None)
