@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -169,3 +170,15 @@ def test_the_badge_says_empty_on_a_blank_build_and_legal_on_an_example(client, p
         if example.get("kind") == kind:
             shown = client.get(f"/new/{ruleset}/{kind}/?example={index}").content.decode()
             assert 'id="legal-badge">legal<' in shown, example["name"]
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_every_issue_link_lands_on_the_builder_and_the_share_page(client, packs, ruleset, kind):
+    """The verdict links each issue to the part of the page it is about: that part exists on both pages."""
+    for document in documents(ruleset, kind) + [PAGES[ruleset, kind].blank(latest_pack(ruleset, kind).ref)]:
+        build = saved(document)
+        for url in (build.get_absolute_url(), build.share_url()):
+            html = client.get(url).content.decode()
+            verdict = html.split('id="all-issues"', 1)[-1].split("</ul>", 1)[0] if 'id="all-issues"' in html else ""
+            for anchor in set(re.findall(r'href="#([^"]+)"', verdict)):
+                assert f'id="{anchor}"' in html, (document["name"], url, anchor)
