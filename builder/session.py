@@ -2,6 +2,7 @@
 import json
 from typing import Any
 
+from django.db import IntegrityError, transaction
 from django.http import QueryDict
 from django.utils import timezone
 
@@ -52,8 +53,15 @@ def keep_draft(request, page: str, post: QueryDict) -> bool:
     if request.session.session_key is None:
         request.session.save()  # a first visit's edit: the browser gets its session with this answer
         request.session.modified = True
-    key = request.session.session_key
-    Draft.objects.update_or_create(session_key=key, page=page, defaults={"form": form, "at": timezone.now()})
+    key, now = request.session.session_key, timezone.now()
+    # Every live edit keeps its draft: one UPDATE on the way, the rest only when a page starts one.
+    if Draft.objects.filter(session_key=key, page=page).update(form=form, at=now):
+        return True
+    try:
+        with transaction.atomic():
+            Draft.objects.create(session_key=key, page=page, form=form, at=now)
+    except IntegrityError:  # the same page's beacon got there first
+        Draft.objects.filter(session_key=key, page=page).update(form=form, at=now)
     older = Draft.objects.filter(session_key=key).values_list("pk", flat=True)[KEPT_DRAFTS:]
     Draft.objects.filter(pk__in=list(older)).delete()
     return True
