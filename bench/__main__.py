@@ -86,7 +86,8 @@ def run() -> int:
           f"   = {validate / parse:.1f}x parsing its JSON document with pydantic ({fmt(parse)})")
 
     client = Client()
-    post = {"pack": pack.ref, "name": "Bench Anvil", "gear-count": str(len(document["gear"]))}
+    # A new build's form carries its draft's token: each edit keeps the draft, as in a browser.
+    post = {"pack": pack.ref, "name": "Bench Anvil", "gear-count": str(len(document["gear"])), "draft": "bench-draft-1"}
     post.update({f"part-{slot}": key for slot, key in document["parts"].items()})
     for i, gear in enumerate(document["gear"]):
         post.update({f"gear-{i}-item": gear["item"], f"gear-{i}-mount": gear["mount"], f"gear-{i}-active": "on"})
@@ -94,15 +95,21 @@ def run() -> int:
         minimal = median_time(lambda: client.get("/bench/minimal"), 1000)
         page = median_time(lambda: client.get("/bench/page"), 1000)
         timings = {}
+        # The form as the workbench draws it: with the fingerprints a live edit is measured against.
+        from tests.html_forms import read_form
+
+        drawn = client.post("/new/metallurgent/anvil/", urlencode(post), content_type=FORM, HTTP_HX_REQUEST="true")
+        form, _ = read_form(drawn.content.decode())
         for view in ("live", "pickers", ""):
             # Posted urlencoded, as htmx in a browser sends a form (the test client defaults to multipart).
-            body = urlencode({**post, "view": view} if view else post)
+            body = urlencode({**form, "view": [view]} if view else form, doseq=True)
 
             def edit():
                 return client.post("/new/metallurgent/anvil/", body, content_type=FORM, HTTP_HX_REQUEST="true")
 
             assert edit().status_code == 200
             timings[view] = median_time(edit, 300)
+        every_kind = live_edits(client)
     print(f"2. htmx edits of a 12-Gear Anvil, through the same test client as two baselines: a minimal Django "
           f"view returning 'ok' ({fmt(minimal)}; target < 3x) and the site's empty base page ({fmt(page)})")
     for key, label in (("live", "value edit (part, toggle, name): issues, bars, chart, stats"),
@@ -110,6 +117,12 @@ def run() -> int:
                        ("", "structural edit (mount/move/remove Gear): whole workbench")):
         print(f"   {label:<62} {fmt(timings[key]):>10}  = {timings[key] / minimal:5.1f}x view, "
               f"{timings[key] / page:4.1f}x page")
+
+    print(f"2b. a value edit (the name) on every kind's first example, live fragments against the whole workbench "
+          f"(target: live within 12x the minimal view)")
+    for (ruleset, kind), (live, whole) in every_kind.items():
+        print(f"   {ruleset + ' ' + kind:<24} live {fmt(live):>10} = {live / minimal:5.1f}x view   "
+              f"whole workbench {fmt(whole):>10} = {whole / minimal:5.1f}x view")
 
     checked = store.check(document)
     saved = store.create(checked)
@@ -128,6 +141,29 @@ def run() -> int:
     leader_growth()
     dice_growth()
     return 0
+
+
+def live_edits(client) -> dict[tuple[str, str], tuple[float, float]]:
+    """Each kind's value edit (its name) as htmx sends it: the live answer, and the whole workbench it spares."""
+    from builder.kinds import PAGES
+    from catalogue.loader import latest_pack
+    from tests.html_forms import read_form
+
+    timings = {}
+    for (ruleset, kind) in sorted(PAGES):
+        pack = latest_pack(ruleset, kind)
+        example = next((i for i, e in enumerate(pack.examples) if e.get("kind") == kind), None)
+        url = f"/new/{ruleset}/{kind}/"
+        values, _ = read_form(client.get(url if example is None else f"{url}?example={example}").content.decode())
+        renamed = urlencode({**values, "name": ["Bench rename"]}, doseq=True)
+        for view in ("live", ""):
+            body = renamed + ("&view=live" if view else "")
+            assert client.post(url, body, content_type=FORM, HTTP_HX_REQUEST="true").status_code == 200
+        live = median_time(lambda: client.post(url, renamed + "&view=live", content_type=FORM,
+                                               HTTP_HX_REQUEST="true"), 100)
+        whole = median_time(lambda: client.post(url, renamed, content_type=FORM, HTTP_HX_REQUEST="true"), 50)
+        timings[ruleset, kind] = (live, whole)
+    return timings
 
 
 def preview_bench(build, catalogue, client) -> None:
