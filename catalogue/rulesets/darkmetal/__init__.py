@@ -4,7 +4,7 @@ from pathlib import Path
 from ..dice import darkmetal_pool
 from ..spec import Dice, DiceOption, ItemRef, Kind, PackLink, Ruleset
 from . import audit, campaign, places, rules
-from .schema import CATEGORIES, CATEGORY_LABELS, LeaderBuild
+from .schema import CATEGORIES, CATEGORY_LABELS, SKILLS, TRAIT_NAMES, LeaderBuild
 
 RULESET = Ruleset(
     key="darkmetal",
@@ -26,7 +26,8 @@ RULESET = Ruleset(
     dice=Dice((DiceOption("pool", "number of d10"), DiceOption("target", "target number", 2, 11),
                DiceOption("defence", "defence d6 (each 1 cancels a success)", default=0)),
               lambda pool, target, defence: darkmetal_pool(pool, target, defence)),
-    stat_labels={"ahp": "AHP", "bhp": "BHP", "to_hit": "toHit", "max_range": "Max Range", "sys": "Sys",
+    # A build's traits and Knowledge skills by their names where its fields are listed (what changed between saves).
+    stat_labels={**TRAIT_NAMES, **SKILLS, "ahp": "AHP", "bhp": "BHP", "to_hit": "toHit", "max_range": "Max Range", "sys": "Sys",
                  "requires_any": "Requires", "requires_skill": "Requires skill", "excludes": "Not with",
                  "max_count": "Bought up to", "not_with_armor": "No armour", "cost_per_bulk": "Cost per Bulk",
                  "close_combat_penalty": "Close Combat penalty", "com_half_steps": "Com half steps"},
