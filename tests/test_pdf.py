@@ -5,6 +5,7 @@ import subprocess
 import pytest
 
 from builder import store
+from builder.kinds import PAGES
 from catalogue.loader import latest_pack
 from tests.refs import pack_ref
 
@@ -113,3 +114,15 @@ def test_a_pdf_is_rendered_once_per_version_of_what_it_prints(client, packs, mon
     assert client.get(url + "?paper=letter").status_code == 200 and len(renders) == 2
     store.update(crew, store.check({**crew.document, "name": "Crew, renamed"}), crew.version)  # a linked edit
     assert client.get(url).content != first and len(renders) == 3
+
+
+@pytest.mark.parametrize("ruleset,kind", sorted(PAGES), ids=[f"{r}-{k}" for r, k in sorted(PAGES)])
+def test_no_printed_page_is_only_a_title(client, packs, tmp_path, ruleset, kind):
+    """Every page of an example's sheet carries more than a heading (a title left alone by the rows after it)."""
+    for example in [dict(e) for e in latest_pack(ruleset, kind).examples if e.get("kind") == kind]:
+        build = store.create(store.check(example))
+        pdf = client.get(f"/s/{build.share_id}.pdf").content
+        pages = pdf_text(pdf, tmp_path).split("\f")
+        for number, page in enumerate(pages[:-1] if not pages[-1].strip() else pages, 1):
+            lines = [line for line in page.splitlines() if line.strip() and "printed" not in line]
+            assert len(lines) > 3, (example["name"], number, lines)
