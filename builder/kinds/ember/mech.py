@@ -153,8 +153,7 @@ def defending_mech(target: engine.DefenderModel, catalogue: Catalogue) -> c.Mech
         build = Build.objects.filter(share_id=target.build, ruleset="ember", kind="mech").first()
         if build is None:
             raise forms.problem("target.build", f"{target.build!r} is not a saved Mech's share id")
-        checked = store.check(store.public_view(build).document)
-        return resolve(parse(checked.document), checked.catalogue)
+        return store.check(store.public_view(build).document).resolved
     return None
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.megamercs import damage
 from catalogue.rulesets.megamercs import preview as engine
-from catalogue.rulesets.megamercs.rules import EDGE_LABELS, parse, resolve, types_label
+from catalogue.rulesets.megamercs.rules import EDGE_LABELS, types_label
 from catalogue.rulesets.megamercs.schema import EDGES, LOCATION_LABELS, Chassis, Equipment, Weapon
 
 from ... import forms
@@ -133,7 +133,7 @@ class Page(KindPage):
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
         """Every weapon profile of the unit against the target the request describes."""
         target, situation = target_and_situation(request, engine.Target, engine.Situation)
-        unit = resolve(parse(checked.document), checked.catalogue)
+        unit = checked.resolved
         if unit is None:
             raise forms.problem("attacker.chassis", "pick a chassis first")
         return {"attacker": checked.document["name"], **engine.odds(unit, target, situation),

@@ -9,17 +9,11 @@ from typing import Any
 
 
 from catalogue.loader import catalogue_by_ref, latest_pack
-from catalogue.rulesets.base import Catalogue, Report, field_or
+from catalogue.rulesets.base import Catalogue, field_or
 from catalogue.rulesets.metallurgent import RULESET
 from catalogue.rulesets.metallurgent import preview as engine
 from catalogue.rulesets.metallurgent.places import MOUNTS
-from catalogue.rulesets.metallurgent.rules import (
-    CHASSIS_ABILITIES,
-    METTLE,
-    Anvil,
-    parse,
-    resolve,
-)
+from catalogue.rulesets.metallurgent.rules import CHASSIS_ABILITIES, METTLE, Anvil
 from catalogue.rulesets.metallurgent.schema import (
     CHIPSET_CARRIERS,
     MAX_CHIPSETS,
@@ -120,16 +114,16 @@ class Page(KindPage):
                 "gear": [(g["item"], g["mount"], g.get("chipsets")) for g in document.get("gear", [])]}
 
     def live_context(self, request, checked, build=None) -> dict[str, Any]:
-        return live(checked.document, checked.catalogue, checked.report)
+        return live(checked)
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
-        context = workbench(checked.document, checked.catalogue, checked.report)
+        context = workbench(checked)
         context["my_pilots"] = mine(request, RULESET.key, "pilot")
         context["pilot_is_mine"] = any(p.share_id == checked.document.get("pilot") for p in context["my_pilots"])
         return context
 
     def share_context(self, request, checked, build) -> dict[str, Any]:
-        context = live(checked.document, checked.catalogue, checked.report)
+        context = live(checked)
         context["sheet"] = component_sheet(context["anvil"])
         return context
 
@@ -178,11 +172,7 @@ class Page(KindPage):
         if not isinstance(request, dict) or "target" not in request or not set(request) <= {"target", "situation"}:
             raise forms.problem("(request)", 'send {"attacker": ..., "target": ..., "situation": {...}}')
         chosen = situation_of(engine.Situation, request)
-        return engine.preview(resolved(checked), target_of(request["target"], checked), chosen, mettle(checked))
-
-
-def resolved(checked) -> Anvil:
-    return resolve(parse(checked.document), checked.catalogue)
+        return engine.preview(checked.resolved, target_of(request["target"], checked), chosen, mettle(checked))
 
 
 def mettle(checked) -> int:
@@ -209,7 +199,7 @@ def target_of(spec: Any, attacker) -> engine.Target:
     target = store.check(spec)
     if target.kind is not attacker.kind:
         raise forms.problem("target", "the target must be an Anvil or a conventional unit")
-    return engine.target_from_anvil(resolved(target))
+    return engine.target_from_anvil(target.resolved)
 
 
 def trackers(context: dict) -> list[dict]:
@@ -247,9 +237,9 @@ def chipset_sheet(anvil: Anvil, catalogue: Catalogue) -> list[dict[str, Any]]:
 
 
 
-def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
+def live(checked) -> dict[str, Any]:
     """What changes on every edit: issues at each slot and Gear row, bars, chart and stats (cheap)."""
-    anvil = resolve(parse(document), catalogue)
+    document, catalogue, report, anvil = checked.document, checked.catalogue, checked.report, checked.resolved
     meters = {m.key: m for m in report.meters}
     arcs = report.detail.get("arcs", {})
     shown_paths = set(SLOTS)
@@ -281,9 +271,9 @@ def live(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict
     }
 
 
-def workbench(document: dict[str, Any], catalogue: Catalogue, report: Report) -> dict[str, Any]:
+def workbench(checked) -> dict[str, Any]:
     """Everything the builder page shows."""
-    context = live(document, catalogue, report)
+    context = live(checked)
     context["sheet"] = component_sheet(context["anvil"])
     context["tasks"] = TASKS
     context["conditions"] = CONDITIONS
