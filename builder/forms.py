@@ -48,6 +48,38 @@ def row(text: str, rows: list, path: str = "action") -> int:
     return int(text)
 
 
+class Row:
+    """One repeated row of a form (`gear-3-item`, `gear-3-mount`, …), read by its own field names: the readers above,
+    each naming the row's field in what it refuses."""
+
+    def __init__(self, post, prefix: str, index: int):
+        self.post, self.prefix, self.index = post, prefix, index
+
+    def name(self, field: str) -> str:
+        return f"{self.prefix}-{self.index}-{field}" if field else f"{self.prefix}-{self.index}"
+
+    def get(self, field: str = "", default: str = "") -> str:
+        return str(self.post.get(self.name(field), default) or default)
+
+    def getlist(self, field: str) -> list[str]:
+        return [str(value) for value in self.post.getlist(self.name(field))]
+
+    def checked(self, field: str) -> bool:
+        return self.post.get(self.name(field)) == "on"
+
+    def number(self, field: str, default: int | None = None, low: int | None = None, high: int | None = None) -> int:
+        return whole_number(self.post, self.name(field), default, low, high)
+
+    def choice(self, field: str, choices: Collection[str], default: str | None = None) -> str | None:
+        return choice(self.post, self.name(field), choices, default)
+
+
+def rows(post, prefix: str, limit: int, count: str = "") -> list[Row]:
+    """The form's repeated rows `<prefix>-<i>-…`, as many as its `<prefix>-count` field (or `count`) says, at most
+    `limit`: the one way every builder reads a list it drew."""
+    return [Row(post, prefix, i) for i in range(whole_number(post, count or f"{prefix}-count", 0, 0, limit))]
+
+
 def json_field(post, name: str, default: Any, longest: int = 20_000) -> Any:
     """A field the page wrote as JSON (what the form carries along unchanged); blank gives `default`."""
     value = str(post.get(name, "") or "")

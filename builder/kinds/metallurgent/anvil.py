@@ -67,20 +67,17 @@ class Page(KindPage):
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue | None = None, request=None,
                            notices: list | None = None) -> dict[str, Any]:
-        count = forms.whole_number(post, "gear-count", 0, 0, MAX_FORM_GEAR)
         gear = []
-        for i in range(count):
-            item = post.get(f"gear-{i}-item", "")
-            if not item:
+        for row in forms.rows(post, "gear", MAX_FORM_GEAR):
+            if not row.get("item"):
                 continue
-            entry: dict[str, Any] = {"item": item, "mount": post.get(f"gear-{i}-mount", ""),
-                                     "active": post.get(f"gear-{i}-active") == "on"}
-            if post.get(f"gear-{i}-reserve", "").strip():
-                entry["reserve"] = forms.whole_number(post, f"gear-{i}-reserve", low=0)
+            entry: dict[str, Any] = {"item": row.get("item"), "mount": row.get("mount"), "active": row.checked("active")}
+            if row.get("reserve").strip():
+                entry["reserve"] = row.number("reserve", low=0)
             # An LCA's or Radio's Chipsets, a hidden field per loaded copy, plus the one its Load picker names.
-            chipsets = [key for key in post.getlist(f"gear-{i}-chipset") if key] + [post.get(f"gear-{i}-load", "")]
-            if any(chipsets):
-                entry["chipsets"] = [key for key in chipsets if key][:MAX_CHIPSETS]
+            chipsets = [key for key in row.getlist("chipset") + [row.get("load")] if key]
+            if chipsets:
+                entry["chipsets"] = chipsets[:MAX_CHIPSETS]
             gear.append(entry)
         verb, index = forms.action(post)
         if verb == "remove":
