@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..base import with_article
+
 MAX_LL = 12  # L-B01
 MAX_HASE = 6  # L-B03
 START_TRIGGERS, MAX_TRIGGER_RANK, TRIGGER_BONUS = 4, 3, 2  # L-B04: four at +2, each rank +2, at most +6
@@ -207,7 +209,9 @@ def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dic
             if mount.type != "Heavy" or len(sizes) > 1:
                 issues.append(Issue("L-B09", path, "A Superheavy weapon goes alone on a Heavy mount."))
         elif sizes and mount.type != "Integrated" and not fits(mount.type, sizes):
-            issues.append(Issue("L-B09", path, f"A {mount.type} mount does not hold {' + '.join(sizes)}."))
+            mount_kind = with_article(mount.type)
+            issues.append(Issue("L-B09", path, f"{mount_kind[0].upper()}{mount_kind[1:]} mount does not hold "
+                                               f"{' + '.join(sizes)}."))
         if len(mount.mods) > len(mount.weapons):
             issues.append(Issue("L-B11", path, "A mod goes on a weapon, one mod a weapon."))
         for weapon, mod in zip(mount.weapons, mount.mods):
