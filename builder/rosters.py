@@ -88,8 +88,7 @@ def lookup(text: str, request, page, roster: Roster, catalogue) -> tuple[Found |
         return lookup(named[0]["token"], request, page, roster, catalogue)
     if named:
         return None, f"“{text[:60]}” matches {len(named)}: pick one from the list."
-    return None, (f"Nothing matches “{text[:60]}”: search your {roster.label}s by name, or paste a "
-                  f"{roster.label}'s share link.")
+    return None, f"Nothing matches “{text[:60]}”: search your {roster.label}s by name, or paste a share link."
 
 
 def _share_id(text: str) -> str:
@@ -110,7 +109,7 @@ def _saved(share_id: str, page, roster: Roster) -> tuple[Found | None, str]:
         ruleset = ACTIVE.get(build.ruleset)
         other = ruleset.kind(build.kind) if ruleset else None
         what = f"{ruleset.name} {other.label}" if other else "build of another kind"
-        return None, f"“{build.name}” is a {what}, not a {page.ruleset.name} {roster.label}."
+        return None, f"“{build.name}” is {with_article(what)}, not {with_article(f'{page.ruleset.name} {roster.label}')}."
     return Found("build", build.share_id), ""
 
 

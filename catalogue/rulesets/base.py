@@ -30,8 +30,9 @@ def field_or(item: Any, name: str, default: Any = None) -> Any:
 
 
 def with_article(noun: str) -> str:
-    """"an Electronics", "a Generator": hints name what to pick."""
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+    """"an Electronics", "a Generator", "a unit": hints name what to pick."""
+    sounds_like_you = noun.lower().startswith(("uni", "use", "usu", "ute"))
+    return f"{'an' if noun[:1].lower() in 'aeiou' and not sounds_like_you else 'a'} {noun}"
 
 
 def plain_name(value: str) -> str:
