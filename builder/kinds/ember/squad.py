@@ -39,11 +39,10 @@ class Page(KindPage):
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
-        mechs = [forms.roster_line(post.get(f"mech-{i}", ""), f"mech-{i}", "mech", MAX_INLINE)
-                 for i in range(forms.whole_number(post, "mech-count", 0, 0, MAX_MECHS))]
-        drones = [{"drone": post.get(f"drone-{i}-drone", ""),
-                   "count": forms.whole_number(post, f"drone-{i}-count", 1, 1, MAX_OF_A_KIND)}
-                  for i in range(forms.whole_number(post, "drone-count", 0, 0, MAX_DRONES))]
+        mechs = [forms.roster_line(row.get(), row.name(""), "mech", MAX_INLINE)
+                 for row in forms.rows(post, "mech", MAX_MECHS)]
+        drones = [{"drone": row.get("drone"), "count": row.number("count", 1, 1, MAX_OF_A_KIND)}
+                  for row in forms.rows(post, "drone", MAX_DRONES)]
         found = added(post, request, self, self.rosters[0], catalogue, notices)
         if found is not None and len(mechs) < MAX_MECHS:
             mechs.append({"build": found.value} if found.source == "build" else

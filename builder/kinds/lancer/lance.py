@@ -27,8 +27,7 @@ class Page(KindPage):
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
-        pilots = [post.get(f"pilot-{i}", "") for i in range(forms.whole_number(post, "pilot-count", 0, 0, MAX_PILOTS))]
-        pilots = [forms.share_id(p, f"pilot-{i}") for i, p in enumerate(pilots) if p]
+        pilots = [forms.share_id(row.get(), row.name("")) for row in forms.rows(post, "pilot", MAX_PILOTS) if row.get()]
         found = added(post, request, self, self.rosters[0], catalogue, notices)
         if found is not None and found.value in pilots and notices is not None:
             notices.append(Notice("add-pilot", "That pilot is in the lance already."))

@@ -32,12 +32,13 @@ class Page(KindPage):
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
         platoons = []
-        for i in range(forms.whole_number(post, "platoon-count", 0, 0, MAX_PLATOONS)):
-            count = forms.whole_number(post, f"platoon-{i}-count", 0, 0, MAX_MEMBERS)
-            members = [_member(post.get(f"platoon-{i}-member-{j}", ""), f"platoon-{i}-member-{j}") for j in range(count)]
-            moves = [forms.whole_number(post, f"platoon-{i}-member-{j}-to", i, 0, MAX_PLATOONS) for j in range(count)]
-            platoons.append({"name": post.get(f"platoon-{i}-name", "").strip() or f"Platoon {i + 1}",
-                             "members": members, "moves": moves})
+        for row in forms.rows(post, "platoon", MAX_PLATOONS):
+            i = row.index
+            # A Platoon's members are `platoon-<i>-member-<j>`, counted by `platoon-<i>-count` (not `…-member-count`).
+            member_rows = forms.rows(post, f"platoon-{i}-member", MAX_MEMBERS, count=row.name("count"))
+            members = [_member(member.get(), member.name("")) for member in member_rows]
+            moves = [member.number("to", i, 0, MAX_PLATOONS) for member in member_rows]
+            platoons.append({"name": row.get("name").strip() or f"Platoon {i + 1}", "members": members, "moves": moves})
             found = added(post, request, self, self.roster_for(f"add-{i}"), catalogue, notices)
             if found is not None:
                 members.append({"build" if found.source == "build" else "unit": found.value})
