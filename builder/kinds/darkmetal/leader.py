@@ -126,10 +126,6 @@ def attacking(checked) -> list:
             + [rules.as_weapon(items[key]) for key in checked.report.detail["implants"]])
 
 
-def _rows(post, prefix: str, most: int = MAX_ROWS) -> list[int]:
-    return list(range(forms.whole_number(post, f"{prefix}-count", 0, 0, most)))
-
-
 def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> dict[str, Any]:
     items = catalogue.items
     campaign = forms.whole_number(post, "campaign", 0, 0, 999)
@@ -141,33 +137,31 @@ def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> 
             raise forms.problem(field, f"'{key[:40]}' is not a {' or '.join(categories)}")
         return key
 
-    mods = [{"item": post.get(f"mod-{i}-item", ""), "paid": forms.whole_number(post, f"mod-{i}-paid", 0, 0, 100_000),
-             "campaign": forms.whole_number(post, f"mod-{i}-campaign", campaign, 0, 999)} for i in _rows(post, "mod")]
+    mods = [{"item": row.get("item"), "paid": row.number("paid", 0, 0, 100_000),
+             "campaign": row.number("campaign", campaign, 0, 999)} for row in forms.rows(post, "mod", MAX_ROWS)]
     if post.get("add-mod"):
         mods.append({"item": known("add-mod", "splice", "cyber"), "paid": 0, "campaign": campaign})
-    attach = [{"item": post.get(f"attach-{i}-item", ""), "at": _points(post.get(f"attach-{i}-at", "")),
-               "campaign": forms.whole_number(post, f"attach-{i}-campaign", campaign, 0, 999)} for i in _rows(post, "attach")]
+    attach = [{"item": row.get("item"), "at": _points(row.get("at")),
+               "campaign": row.number("campaign", campaign, 0, 999)} for row in forms.rows(post, "attach", MAX_ROWS)]
     if post.get("add-attach"):
         attach.append(attached(items[known("add-attach", "attach_weapon")], attach, campaign))
-    backpack = [{"item": post.get(f"pack-{i}-item", ""), "campaign": forms.whole_number(post, f"pack-{i}-campaign", campaign, 0, 999)}
-                for i in _rows(post, "pack")]
+    backpack = [{"item": row.get("item"), "campaign": row.number("campaign", campaign, 0, 999)}
+                for row in forms.rows(post, "pack", MAX_ROWS)]
     if post.get("add-pack"):
         backpack.append({"item": known("add-pack", "item", "weapon"), "campaign": campaign})
-    allies = [ally_from_post(post, i, campaign, known) for i in _rows(post, "ally")]
+    allies = [ally_from_post(row, campaign, known) for row in forms.rows(post, "ally", MAX_ROWS)]
     if action == "add-arp":
         earned = allies[forms.row(arg, allies)]["arp"]
         if all(entry["campaign"] != campaign for entry in earned):
             earned.append({"campaign": campaign, "scenarios": 0, "training": 0})
     if post.get("add-ally"):
         allies.append(hired(items[known("add-ally", "ally_template")], allies, campaign))
-    campaigns = [{"campaign": forms.whole_number(post, f"log-{j}-campaign", campaign, 0, 999),
-                  "scenarios": forms.whole_number(post, f"log-{j}-scenarios", 0, 0, 50),
-                  "won": post.get(f"log-{j}-won") == "on"} for j in _rows(post, "log", MAX_RECORDS)]
+    campaigns = [{"campaign": row.number("campaign", campaign, 0, 999), "scenarios": row.number("scenarios", 0, 0, 50),
+                  "won": row.checked("won")} for row in forms.rows(post, "log", MAX_RECORDS)]
     if action == "add-log" and all(c["campaign"] != campaign for c in campaigns):
         campaigns.append({"campaign": campaign, "scenarios": 0, "won": False})
-    injuries = [{"item": post.get(f"injury-{j}-item", ""),
-                 "campaign": forms.whole_number(post, f"injury-{j}-campaign", campaign, 0, 999)}
-                for j in _rows(post, "injury")]
+    injuries = [{"item": row.get("item"), "campaign": row.number("campaign", campaign, 0, 999)}
+                for row in forms.rows(post, "injury", MAX_ROWS)]
     if post.get("add-injury"):
         injuries.append({"item": known("add-injury", "injury"), "campaign": campaign})
     lists = {"mod": mods, "attach": attach, "pack": backpack, "ally": allies, "log": campaigns, "injury": injuries}
@@ -194,35 +188,34 @@ def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> 
     }
 
 
-def ally_from_post(post, i: int, campaign: int, known) -> dict[str, Any]:
+def ally_from_post(row: forms.Row, campaign: int, known) -> dict[str, Any]:
     """One ally's fields; its upgrade path and ARP record ride along as rows, and an upgrade picked is added."""
-    field = f"ally-{i}-"
+    post = row.post
     ally = {
-        "name": post.get(f"{field}name", "").strip() or f"Ally {i + 1}",
-        "template": post.get(f"{field}template", ""),
-        "paid_with": post.get(f"{field}paid", "rep"),
-        "deployed": post.get(f"{field}deployed") == "on",
-        "armor": post.get(f"{field}armor") or None,
-        "weapons": [w for w in (post.get(f"{field}weapon-1"), post.get(f"{field}weapon-2")) if w],
-        "items": [w for w in (post.get(f"{field}item-1"), post.get(f"{field}item-2")) if w],
-        "hired": forms.whole_number(post, f"{field}hired", campaign, 0, 999),
-        "hired_as": post.get(f"{field}hired_as") or None,
-        "upgrades": [{"template": post.get(f"{field}up-{j}-template", ""),
-                      "campaign": forms.whole_number(post, f"{field}up-{j}-campaign", campaign, 0, 999),
-                      "paid_with": post.get(f"{field}up-{j}-paid", "arp")} for j in _rows(post, f"{field}up")],
-        "arp": [{"campaign": forms.whole_number(post, f"{field}arp-{j}-campaign", campaign, 0, 999),
-                 "scenarios": forms.whole_number(post, f"{field}arp-{j}-scenarios", 0, 0, 50),
-                 "training": forms.whole_number(post, f"{field}arp-{j}-training", 0, 0, 50)}
-                for j in _rows(post, f"{field}arp", MAX_RECORDS)],
-        "knocked_out": forms.whole_number(post, f"{field}knocked_out", None, 0, 999)
-        if post.get(f"{field}knocked_out") else None,
-        "petitioned": post.get(f"{field}petitioned") == "on",
+        "name": row.get("name").strip() or f"Ally {row.index + 1}",
+        "template": row.get("template"),
+        # Only a missing currency means Rep: a blank one stays blank, for the check to refuse as before.
+        "paid_with": post.get(row.name("paid"), "rep"),
+        "deployed": row.checked("deployed"),
+        "armor": row.get("armor") or None,
+        "weapons": [w for w in (row.get("weapon-1"), row.get("weapon-2")) if w],
+        "items": [w for w in (row.get("item-1"), row.get("item-2")) if w],
+        "hired": row.number("hired", campaign, 0, 999),
+        "hired_as": row.get("hired_as") or None,
+        "upgrades": [{"template": up.get("template"), "campaign": up.number("campaign", campaign, 0, 999),
+                      "paid_with": post.get(up.name("paid"), "arp")}
+                     for up in forms.rows(post, row.name("up"), MAX_ROWS)],
+        "arp": [{"campaign": arp.number("campaign", campaign, 0, 999), "scenarios": arp.number("scenarios", 0, 0, 50),
+                 "training": arp.number("training", 0, 0, 50)}
+                for arp in forms.rows(post, row.name("arp"), MAX_RECORDS)],
+        "knocked_out": row.number("knocked_out", None, 0, 999) if row.get("knocked_out") else None,
+        "petitioned": row.checked("petitioned"),
     }
-    if post.get(f"{field}upgrade"):
+    if row.get("upgrade"):
         ally["hired_as"] = ally["hired_as"] or ally["template"]
-        ally["template"] = known(f"{field}upgrade", "ally_template")
+        ally["template"] = known(row.name("upgrade"), "ally_template")
         ally["upgrades"].append({"template": ally["template"], "campaign": campaign,
-                                 "paid_with": post.get(f"{field}upgrade-paid", "arp")})
+                                 "paid_with": post.get(row.name("upgrade-paid"), "arp")})
     return ally
 
 

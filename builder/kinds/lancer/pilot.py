@@ -98,8 +98,7 @@ class Page(KindPage):
                     "core_bonuses": picked(post, "core", verb, where, CoreBonus, items),
                     "gear": picked(post, "gear", verb, where, PilotGear, items)}
         document["hase"] = {k: v for k, v in document["hase"].items() if v}
-        mechs = [mech_from_post(post, m, items, verb, where)
-                 for m in range(forms.whole_number(post, "mech-count", 0, 0, MAX_MECHS))]
+        mechs = [mech_from_post(row, items, verb, where) for row in forms.rows(post, "mech", MAX_MECHS)]
         if verb == "remove-mech":
             del mechs[forms.row(where, mechs)]
         mechs = [mech for mech in mechs if mech["frame"]]  # the frame picker's empty choice removes the mech
@@ -178,7 +177,7 @@ class Page(KindPage):
 
 def picked(post, name: str, verb: str, where: str, model, items) -> list[str]:
     """A list the form keeps in order as hidden fields, with an add picker and remove buttons."""
-    chosen = [post.get(f"{name}-{i}", "") for i in range(forms.whole_number(post, f"{name}-count", 0, 0, MAX_LIST))]
+    chosen = [row.get() for row in forms.rows(post, name, MAX_LIST)]
     chosen = [key for key in chosen if key]
     if verb == f"remove-{name}":
         del chosen[forms.row(where, chosen)]
@@ -188,32 +187,31 @@ def picked(post, name: str, verb: str, where: str, model, items) -> list[str]:
     return chosen
 
 
-def mech_from_post(post, m: int, items, verb: str, where: str) -> dict[str, Any]:
-    at = f"mech-{m}"
-    frame_key = post.get(f"{at}-frame", "")
+def mech_from_post(row: forms.Row, items, verb: str, where: str) -> dict[str, Any]:
+    frame_key = row.get("frame")
     frame = items.get(frame_key)
     mounts = []
-    for n in range(forms.whole_number(post, f"{at}-mount-count", 0, 0, 8)):
+    for mount_row in forms.rows(row.post, row.name("mount"), 8):
         weapons, mods = [], []
-        for w in range(3):
-            weapon = post.get(f"{at}-mount-{n}-weapon-{w}", "")
+        for w in range(3):  # a mount's weapon slots: fixed, so no count field
+            weapon = mount_row.get(f"weapon-{w}")
             if weapon:
                 weapons.append(weapon)
-                mods.append(post.get(f"{at}-mount-{n}-mod-{w}", "") or None)
+                mods.append(mount_row.get(f"mod-{w}") or None)
         mount = {"weapons": weapons, "mods": mods}
-        if post.get(f"{at}-mount-{n}-bracing") == "on":
+        if mount_row.checked("bracing"):
             mount["bracing"] = True
         mounts.append(mount)
     if isinstance(frame, Frame):  # a new frame keeps the mounts it has, empties the rest
         mounts = (mounts + [{"weapons": []} for _ in frame.mounts])[:len(frame.mounts)]
-    systems = [post.get(f"{at}-system-{s}", "") for s in range(forms.whole_number(post, f"{at}-system-count", 0, 0, MAX_SYSTEMS))]
+    systems = [system.get() for system in forms.rows(row.post, row.name("system"), MAX_SYSTEMS)]
     systems = [key for key in systems if key]
-    if verb == "remove-system" and where.startswith(f"{m}."):
+    if verb == "remove-system" and where.startswith(f"{row.index}."):
         del systems[forms.row(where.partition(".")[2], systems)]
-    added = post.get(f"{at}-add-system", "")
+    added = row.get("add-system")
     if isinstance(items.get(added), System) and len(systems) < MAX_SYSTEMS:
         systems.append(added)
-    return {"name": post.get(f"{at}-name", "").strip() or f"Mech {m + 1}", "frame": frame_key,
+    return {"name": row.get("name").strip() or f"Mech {row.index + 1}", "frame": frame_key,
             "mounts": mounts, "systems": systems}
 
 

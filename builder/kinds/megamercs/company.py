@@ -45,15 +45,13 @@ class Page(KindPage):
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
-        units = [forms.roster_line(post.get(f"unit-{i}", ""), f"unit-{i}", "unit", MAX_INLINE)
-                 for i in range(forms.whole_number(post, "unit-count", 0, 0, MAX_UNITS))]
-        drones = [{"drone": post.get(f"drone-{i}-drone", ""),
-                   "controller": forms.whole_number(post, f"drone-{i}-controller", 0, 0, MAX_UNITS - 1),
-                   "docked": post.get(f"drone-{i}-docked") == "on"}
-                  for i in range(forms.whole_number(post, "drone-count", 0, 0, MAX_UNITS))]
-        entries = {name: [{"item": post.get(f"{name}-{i}-item", ""),
-                           "count": forms.whole_number(post, f"{name}-{i}-count", 1, 1, 12)}
-                          for i in range(forms.whole_number(post, f"{name}-count", 0, 0, MAX_ROWS))]
+        units = [forms.roster_line(row.get(), row.name(""), "unit", MAX_INLINE)
+                 for row in forms.rows(post, "unit", MAX_UNITS)]
+        drones = [{"drone": row.get("drone"), "controller": row.number("controller", 0, 0, MAX_UNITS - 1),
+                   "docked": row.checked("docked")}
+                  for row in forms.rows(post, "drone", MAX_UNITS)]
+        entries = {name: [{"item": row.get("item"), "count": row.number("count", 1, 1, 12)}
+                          for row in forms.rows(post, name, MAX_ROWS)]
                    for name in SUPPORT}
         found = added(post, request, self, self.rosters[0], catalogue, notices)
         if found is not None and len(units) < MAX_UNITS:

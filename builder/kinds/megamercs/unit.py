@@ -61,12 +61,11 @@ class Page(KindPage):
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
         mounts = []
-        for i in range(forms.whole_number(post, "mount-count", 0, 0, MAX_FORM_MOUNTS)):
-            item = post.get(f"mount-{i}-item", "")
-            if item:
-                mount = {"item": item, "hardpoint": post.get(f"mount-{i}-hardpoint", "")}
-                if post.get(f"mount-{i}-ammo"):
-                    mount["ammo"] = post.get(f"mount-{i}-ammo")
+        for row in forms.rows(post, "mount", MAX_FORM_MOUNTS):
+            if row.get("item"):
+                mount = {"item": row.get("item"), "hardpoint": row.get("hardpoint")}
+                if row.get("ammo"):
+                    mount["ammo"] = row.get("ammo")
                 mounts.append(mount)
         verb, index = forms.action(post)
         if verb == "remove":
