@@ -296,3 +296,15 @@ def test_pickers_offer_every_choice_and_name_the_rule_one_would_break(client, pa
     assert re.search(r'value="heavy-rifle" data-reason="DM-R59: ', picker("ally-1-weapon-2"))
     assert 'value="trauma-kit" selected' in picker("ally-1-item-1")
     assert 'id="chooser-add-mod"' in html and "Splice 1 · listed 100 Rep" in picker("add-mod")
+
+
+def test_a_modification_row_naming_no_splice_or_cyber_is_refused_not_a_crash(client, packs):
+    """A tampered hidden field (mod-0-item naming an armour) is a 422 naming the modifications, never a 500."""
+    from catalogue.loader import catalogue_by_ref, latest_pack
+
+    pack = latest_pack("darkmetal", "leader")
+    armour = catalogue_by_ref(pack.ref).of("armor")[0].key
+    form = {"pack": pack.ref, "name": "Tampered", "mod-count": "1", "mod-0-item": armour, "mod-0-campaign": "0",
+            "mod-0-paid": "0"}
+    answer = client.post("/new/darkmetal/leader/", form)
+    assert answer.status_code == 422 and "modifications" in answer.content.decode()

@@ -36,6 +36,9 @@ PREVIEW_READINGS = (("range_step", "range-step"), ("aim", "aim-dice"), ("close_r
                     ("support", "support-dice"))
 
 
+MES = ("splice", "cyber")  # the categories a Leader's modifications are bought from
+
+
 class Page(KindPage):
     preview_flags = (("Situation", (("close_combat", "in Close Combat", False), ("aimed", "Aimed", False),
                                     ("dodging", "target Dodging (+2)", False), ("dashing", "target Dashing (+1)", False),
@@ -180,7 +183,9 @@ def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> 
         "traits": {t: forms.whole_number(post, f"trait-{t}", 1, 1, 12) for t in TRAITS},
         "knowledge": {s: v for s in SKILLS if (v := forms.whole_number(post, f"skill-{s}", 0, 0, 9))},
         "armor": {"item": armor, "campaign": campaign} if armor else None,
-        "modifications": reprice(mods, catalogue, campaign, house_rules) if all(m["item"] in items for m in mods) else mods,
+        # Only Splices and Cyber are priced by their order; anything else is left for the rules to refuse.
+        "modifications": (reprice(mods, catalogue, campaign, house_rules)
+                          if all(catalogue.categories.get(m["item"]) in MES for m in mods) else mods),
         "hands": hands, "attach": attach, "backpack": backpack, "allies": allies,
         "wipe_rebuild_used": post.get("wipe_rebuild_used") == "on",
         # Turning the optional rule off drops the injuries recorded under it.
