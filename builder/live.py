@@ -21,7 +21,7 @@ from catalogue.rulesets.picks import Option, Place, choices, what_if
 from .fragments import render_fragment
 
 PICKER_CACHE_SECONDS = 3600
-CHOOSER_FROM = 3  # a picker with more choices than this has a chooser beside it, to compare them
+CHOOSER_FROM = 2  # a picker with more choices than this has a chooser beside it: three generators differ on eight stats
 VIEWS = ("live", "pickers", "chooser")
 # An item's fields a chooser never makes a column of: who it is, and prose.
 UNCOMPARED = {"key", "name", "description", "source", "effect", "flavour", "license", "license_id", "id"}
