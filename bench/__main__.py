@@ -118,8 +118,8 @@ def run() -> int:
         print(f"   {label:<62} {fmt(timings[key]):>10}  = {timings[key] / minimal:5.1f}x view, "
               f"{timings[key] / page:4.1f}x page")
 
-    print(f"2b. a value edit (the name) on every kind's first example, live fragments against the whole workbench "
-          f"(target: live within 12x the minimal view)")
+    print("2b. a value edit (the name) on every kind's first example, live fragments against the whole workbench "
+          "(target: live within 12x the minimal view)")
     for (ruleset, kind), (live, whole) in every_kind.items():
         print(f"   {ruleset + ' ' + kind:<24} live {fmt(live):>10} = {live / minimal:5.1f}x view   "
               f"whole workbench {fmt(whole):>10} = {whole / minimal:5.1f}x view")
