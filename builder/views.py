@@ -381,12 +381,12 @@ def roster_search(request, ruleset: str, kind: str):
     if roster is None or catalogue is None or catalogue.ruleset != ruleset:
         raise Http404("No such roster on this page, or its pack is not loaded")
     text = str(request.GET.get(roster.field, ""))[:200]
-    member = page_for(ruleset, roster.member)
-    found, problem = rosters.lookup(text, request, page, roster, catalogue) if text.strip() else (None, "")
-    results = rosters.matches(text, request, page, roster, catalogue, member.describe)[:rosters.MAX_RESULTS]
+    describe = page_for(ruleset, roster.member).describe
+    results = rosters.matches(text, request, page, roster, catalogue, describe)[:rosters.MAX_RESULTS]
+    # Nothing found by name: say why the text itself (a pasted link) cannot join, if it cannot.
+    problem = "" if results or not text.strip() else rosters.lookup(text, request, page, roster, catalogue)[1]
     return render(request, "partials/roster_results.html", {"roster": roster, "results": results, "text": text,
-                                                             "problem": problem if not results else "",
-                                                             "member": member})
+                                                             "problem": problem})
 
 
 @require_POST
