@@ -55,7 +55,7 @@ test: system-deps setup
 	if [ -n "$$PG" ]; then DATABASE_URL="$$PG" $(PY) -m pytest -p no:cacheprovider $(BAD_INPUT); fi
 
 bench: setup
-	$(DEV) $(PY) -m bench
+	$(PY) -m bench
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

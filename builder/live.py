@@ -1,9 +1,10 @@
 """The builder's live path, the same for every kind: value edits, picker refreshes and choosers.
 
 Every change in a builder posts the form with `view=live`. The page carries two fingerprints of what it shows:
-`structure` (what shapes the form: its rows, its pickers) and `mechanics` (what the rules read). An edit that
-leaves the structure alone gets only the kind's live fragments back, swapped in place by id; one that changes it
-gets the whole workbench. An edit that changes the mechanics then asks for `view=pickers`, the pickers with each
+`structure` (what shapes the form: its rows, its pickers), `mechanics` (what the rules read) and `shown` (what the
+live fragments draw: all but the name, and the issues). An edit that leaves the structure alone gets only the kind's live fragments
+back, swapped in place by id, or none of them when it moved nothing they draw (a rename); one that changes the
+structure gets the whole workbench. An edit that changes the mechanics then asks for `view=pickers`, the pickers with each
 choice tried on the new build. `view=chooser` is one picker's choices as a table to compare.
 """
 from __future__ import annotations
@@ -32,10 +33,23 @@ def fingerprint(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
+def fingerprints(checked, structure: dict[str, Any]) -> dict[str, str]:
+    """The page's fingerprints (see above) of a checked build whose form has this structure."""
+    # The name shows in the title bar, whose input the browser holds, the tab title, and the issues that name the
+    # build; nothing else a live fragment draws reads it.
+    unnamed = {key: value for key, value in checked.document.items() if key != "name"}
+    issues = [(i.code, i.severity, i.path, i.message, i.hint) for i in checked.report.issues]
+    return {"structure": fingerprint(structure), "mechanics": mechanics(checked),
+            "shown": fingerprint([unnamed, _linked(checked), issues])}
+
+
 def mechanics(checked) -> str:
     """What the pickers' annotations depend on: the document's rule-read fields and the saved builds it names."""
-    linked = {key: other.document if other else None for key, other in sorted(checked.linked.items())}
-    return fingerprint([checked.kind.mechanics(checked.document), linked])
+    return fingerprint([checked.kind.mechanics(checked.document), _linked(checked)])
+
+
+def _linked(checked) -> dict[str, Any]:
+    return {key: other.document if other else None for key, other in sorted(checked.linked.items())}
 
 
 def places(checked) -> dict[str, Place]:
@@ -108,9 +122,10 @@ def _compared(ruleset, column: str, value: Any, fitted: Any) -> dict[str, Any]:
 
 
 def live_response(request, context: dict[str, Any], status: int) -> HttpResponse:
-    """A value edit's answer: the kind's live fragments, and a nudge to the pickers when the rules' input moved."""
+    """A value edit's answer: the kind's live fragments, and a nudge to the pickers when the rules' input moved.
+    With `unmoved` in the context, the fragments are left out: the page shows them already."""
     response = HttpResponse(render_fragment("partials/live.jinja", context, request), status=status)
-    if request.POST.get("mechanics") != context["mechanics"] and "pickers" not in context:
+    if request.POST.get("mechanics") != context["mechanics"]:
         trigger_client_event(response, "pickers-stale", after="settle")
     return response
 

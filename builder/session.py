@@ -13,7 +13,7 @@ from .models import Build, Draft
 KEPT_BUILDS = 50
 KEPT_DRAFTS = 4  # builder pages with unsaved changes kept per browser
 MAX_DRAFT = 64 * 1024  # characters of one draft's form
-DRAFT_SKIPS = ("csrfmiddlewaretoken", "draft_for", "view", "chooser", "structure", "mechanics")
+DRAFT_SKIPS = ("csrfmiddlewaretoken", "draft_for", "view", "chooser", "structure", "mechanics", "shown")
 
 
 def keep(request, *builds: Build) -> None:

@@ -97,6 +97,16 @@ def test_a_value_edit_swaps_in_what_the_whole_page_would_show(client, packs, rul
 
 
 @pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_an_edit_that_moves_nothing_drawn_sends_no_fragment(client, packs, ruleset, kind):
+    """A post that leaves what the fragments draw as the page shows it (a rename, where no issue names the build)
+    gets the title, the badges and the fingerprints back, and nothing the page already has."""
+    for url in examples(ruleset, kind):
+        values = form_of(client, url)
+        answer = client.post(url.split("?")[0], {**values, "view": ["live"]}, **HTMX).content.decode()
+        assert OOB.findall(answer) == [("span", "badges"), ("span", "fingerprints")], url
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
 def test_an_edit_that_reshapes_the_form_gets_the_whole_workbench(client, packs, ruleset, kind):
     url = examples(ruleset, kind)[-1]
     values = form_of(client, url)

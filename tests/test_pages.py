@@ -274,7 +274,8 @@ def test_live_fragments_match_the_full_page(client, example):
 
     page = client.get("/new/metallurgent/anvil/?example=0").content.decode()
     values, _ = read_form(page)
-    live = client.post("/new/metallurgent/anvil/", {**values, "view": ["live"]}, HTTP_HX_REQUEST="true")
+    live = client.post("/new/metallurgent/anvil/", {**values, "view": ["live"], "shown": ["before an edit"]},
+                       HTTP_HX_REQUEST="true")
     fragments = live.content.decode().replace(' hx-swap-oob="true"', "")
     for element_id in ("live-summary", "issues-core", "gear-general", "meters-core", "issues-gear-0"):
         assert _element(fragments, element_id) == _element(page, element_id), element_id
@@ -308,7 +309,8 @@ def test_m_r01_a_new_anvil_is_empty_then_incomplete_not_illegal_until_saved(clie
     values, _ = read_form(html)
     core = re.findall(r'<option value="([^"]+)"', html.split('id="part-core"')[1].split("</select>")[0])[0]
     values["part-core"] = [core]
-    live = client.post("/new/metallurgent/anvil/", {**values, "view": ["live"]}, HTTP_HX_REQUEST="true")
+    live = client.post("/new/metallurgent/anvil/", {**values, "view": ["live"], "shown": ["before an edit"]},
+                       HTTP_HX_REQUEST="true")
     assert "Incomplete: 6 parts to fit" in live.content.decode() and "incomplete · 6 to fit" in live.content.decode()
     saved = client.post("/new/metallurgent/anvil/", {**values, "action": ["save"]}, follow=True).content.decode()
     assert "Not legal: 6 rules broken" in saved and 'class="issue error todo"' not in saved

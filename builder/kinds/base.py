@@ -54,9 +54,6 @@ class KindPage:
     # Fragments (.jinja, each an element with an id, swapped out of band) a value edit sends besides the title,
     # badges, side panel and fingerprints that every kind's do.
     live_fragments: tuple[str, ...] = ()
-    # Whether a value edit sends the pickers back with its fragments at once, rather than asking for them after:
-    # for kinds whose value edits move the pickers' marks (a budget) and whose pickers are cheap to try.
-    pickers_follow_values = False
 
     def __init__(self, ruleset: Ruleset, kind: Kind):
         self.ruleset, self.kind = ruleset, kind
@@ -146,21 +143,26 @@ class KindPage:
         """The rule index page each issue links to by its rule ID ("" for a ruleset without one)."""
         return reverse("rules", args=[self.ruleset.key]) if self.ruleset.rules() else ""
 
-    def common(self, checked, build=None) -> dict[str, Any]:
-        """What every page of a build shows. A build never saved is in progress: its `to_fit` errors (a part not
-        chosen yet) read as work to do, not as broken rules, until it is saved."""
-        document, report = checked.document, checked.report
+    def headline(self, checked, build=None) -> dict[str, Any]:
+        """What the title bar shows of a build: its verdict and budgets. A build never saved is in progress: its
+        `to_fit` errors (a part not chosen yet) read as work to do, not as broken rules, until it is saved."""
+        report = checked.report
         to_fit = set(self.to_fit) if build is None else set()
-        return {"page": self, "document": document, "report": report, "stats": report.stats, "meters": report.meters,
-                "house_rules": self.house_rules_panel(document),
-                "pack": checked.catalogue, "subtitle": self.describe(document), "rules_url": self.rules_url(),
-                "issue_links": [{"issue": i, "anchor": self.anchor(i.path)} for i in report.issues],
+        return {"page": self, "document": checked.document, "report": report,
                 "budgets": [{"meter": m, "label": self.summary_meters.get(m.key, m.label)} for m in report.meters
                             if m.key in self.summary_meters or m.over],
                 "to_fit": to_fit, "unfitted": sum(i.code in to_fit for i in report.errors),
                 "verdict": store.verdict(checked, to_fit),
-                "removed_json": json.dumps(document["removed"]) if document.get("removed") else "",
                 "broken": [i for i in report.errors if i.code not in to_fit]}
+
+    def common(self, checked, build=None) -> dict[str, Any]:
+        """What every page of a build shows."""
+        document, report = checked.document, checked.report
+        return {**self.headline(checked, build), "stats": report.stats, "meters": report.meters,
+                "house_rules": self.house_rules_panel(document),
+                "pack": checked.catalogue, "subtitle": self.describe(document), "rules_url": self.rules_url(),
+                "issue_links": [{"issue": i, "anchor": self.anchor(i.path)} for i in report.issues],
+                "removed_json": json.dumps(document["removed"]) if document.get("removed") else ""}
 
     def context(self, request, checked, build=None) -> dict[str, Any]:
         """What the builder shows beyond `common`."""
@@ -173,16 +175,16 @@ class KindPage:
         """The builder: the whole page, or for htmx the workbench it swaps, or a live view (see builder.live)."""
         build = extra.get("build")
         view = request.POST.get("view") if request.htmx and request.method == "POST" else None
-        fingerprints = {"structure": live.fingerprint(self.structure(checked.document)),
-                        "mechanics": live.mechanics(checked)}
+        fingerprints = live.fingerprints(checked, self.structure(checked.document))
         if view in live.VIEWS and not (view == "live" and self.reshaped(request.POST, checked, fingerprints)):
+            if view == "live" and request.POST.get("shown") == fingerprints["shown"]:
+                context = {**self.headline(checked, build), **extra, **fingerprints, "editing": True, "unmoved": True}
+                return build_changed(live.live_response(request, context, status))
             context = {**self.common(checked, build), **self.live_context(request, checked, build), **extra,
                        **fingerprints, "editing": True}
-            if view == "live" and not self.pickers_follow_values:
-                return build_changed(live.live_response(request, context, status))
-            context["pickers"] = live.pickers(checked)
             if view == "live":
                 return build_changed(live.live_response(request, context, status))
+            context["pickers"] = live.pickers(checked)
             if view == "pickers":
                 return live.pickers_response(request, context, status)
             return live.chooser_response(request, checked, context, status)
@@ -209,7 +211,7 @@ class KindPage:
         adds = [place.field for place in live.places(checked).values() if place.adds]
         return (post.get("structure") != fingerprints["structure"]
                 or any(post.get(field) for field in adds)
-                or any(post.get(field) and self.roster_for(field) for field in post))
+                or any(post.get(roster.field) for roster in self.rosters))
 
     def roster_for(self, field: str) -> Roster | None:
         """The roster whose add box is this form field, if any."""

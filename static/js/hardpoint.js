@@ -85,7 +85,7 @@ document.addEventListener("htmx:afterSwap", () => {
 
 // Undo and redo in every builder: the form's earlier states, kept in this tab. Each settled answer that changed
 // the form is one step; undoing posts an earlier state, and the server draws the workbench from it.
-const IGNORED = ["csrfmiddlewaretoken", "structure", "mechanics", "version"];  // bookkeeping, not the build
+const IGNORED = ["csrfmiddlewaretoken", "structure", "mechanics", "shown", "version"];  // bookkeeping, not the build
 const states = {back: [], forward: [], shown: null, restoring: false};
 function formState() {
   const data = new URLSearchParams(new FormData(builderForm()));

@@ -32,7 +32,6 @@ class Page(KindPage):
     summary_meters = {"credits": "Credits"}
     value_fields = ("name", "notes", "credit_budget")
     live_fragments = ("builder/megamercs/company/fragments/live.jinja",)
-    pickers_follow_values = True  # their marks and costs follow the credit total
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New company"}
