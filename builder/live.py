@@ -22,6 +22,7 @@ from catalogue.rulesets.picks import Option, Place, choices, what_if
 from .fragments import render_fragment
 
 PICKER_CACHE_SECONDS = 3600
+TRY_AT_ONCE = 400  # choices a first load tries before it is drawn (a DARK METAL Leader with 12 allies has 1,690)
 CHOOSER_FROM = 2  # a picker with more choices than this has a chooser beside it: three generators differ on eight stats
 VIEWS = ("live", "pickers", "chooser")
 # An item's fields a chooser never makes a column of: who it is, and prose.
@@ -56,17 +57,17 @@ def places(checked) -> dict[str, Place]:
     return {place.field: place for place in checked.kind.places_of(checked.document, checked.catalogue)}
 
 
-def pickers(checked, tried: bool = True) -> dict[str, dict[str, Any]]:
-    """Each place with its choices tried on the build, by form field; cached by the mechanics. Not `tried`, choices
-    not in the cache yet come untried (and `pending`), for the page to ask for with `view=pickers`: a redraw never
-    waits for hundreds of trial builds."""
+def pickers(checked, tried: bool = True, at_once: int | None = None) -> dict[str, dict[str, Any]]:
+    """Each place with its choices tried on the build, by form field; cached by the mechanics. Not `tried`, or with
+    more choices than `at_once`, choices not in the cache yet come untried (and `pending`), for the page to ask
+    for with `view=pickers`: a redraw never waits for hundreds of trial builds."""
     where = places(checked)
     key = f"pickers:{checked.ruleset.key}:{checked.kind.key}:{mechanics(checked)}"
     options: dict[str, list[Option]] | None = cache.get(key)
     if options is None or set(options) != set(where):
-        if not tried:
-            return {field: picker(place, choices(checked.ruleset, checked.catalogue, place), pending=True)
-                    for field, place in where.items()}
+        untried = {field: choices(checked.ruleset, checked.catalogue, place) for field, place in where.items()}
+        if not tried or (at_once is not None and sum(map(len, untried.values())) > at_once):
+            return {field: picker(where[field], listed, pending=True) for field, listed in untried.items()}
         options = {field: what_if(checked.ruleset, checked.kind, checked.document, checked.catalogue, checked.linked,
                                   checked.report, place) for field, place in where.items()}
         cache.set(key, options, PICKER_CACHE_SECONDS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core.cache import cache
 
 from builder import store
 from builder.kinds import PAGES
@@ -116,14 +117,15 @@ def test_an_edit_that_reshapes_the_form_gets_the_whole_workbench(client, packs, 
 
 
 @pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
-def test_every_picker_refreshes_as_the_page_draws_it_and_opens_a_chooser(client, packs, ruleset, kind):
+def test_every_picker_refreshes_as_the_page_draws_it_and_opens_a_chooser(client, packs, monkeypatch, ruleset, kind):
+    from builder import live
+
+    monkeypatch.setattr(live, "TRY_AT_ONCE", 10_000)  # the page draws every choice tried
     for url in examples(ruleset, kind):
         page = client.get(url).content.decode()
         values, _ = read_form(page)
         post_to = url.split("?")[0]
-        checked = store.check(PAGES[ruleset, kind].read_post(_plain(values), values["pack"][0],
-                                                              store.catalogue_by_ref(values["pack"][0])))
-        fields = [p.field for p in checked.kind.places_of(checked.document, checked.catalogue)]
+        fields = picker_fields(ruleset, kind, values)
         refreshed = client.post(post_to, {**values, "view": ["pickers"]}, **HTMX).content.decode()
         for field in fields:
             on_page = element(page, field)
@@ -138,6 +140,36 @@ def test_every_picker_refreshes_as_the_page_draws_it_and_opens_a_chooser(client,
             assert set(offered) | _fitted(html) == set(options), (url, field)
         refused = client.post(post_to, {**values, "view": ["chooser"], "chooser": ["no-such-picker"]}, **HTMX)
         assert refused.status_code == 422 and "no-such-picker" not in refused.content.decode()
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_a_first_load_with_many_choices_asks_for_their_marks_as_it_loads(client, packs, monkeypatch, ruleset, kind):
+    """Over TRY_AT_ONCE choices (here: any), a first load is drawn without trying them and fetches the pickers the
+    page would have shown; a post without JavaScript still shows them tried."""
+    from builder import live
+
+    url = examples(ruleset, kind)[-1]
+    monkeypatch.setattr(live, "TRY_AT_ONCE", 10_000)
+    tried = client.get(url).content.decode()
+    values, _ = read_form(tried)
+    monkeypatch.setattr(live, "TRY_AT_ONCE", 0)
+    cache.clear()  # the marks the first load tried are kept, and drawn at once
+    page = client.get(url).content.decode()
+    lazy = re.search(r'hx-trigger="pickers-stale from:body([^"]*)"', page)
+    fields = picker_fields(ruleset, kind, values)
+    assert lazy and lazy.group(1) == (", load" if fields else ""), url
+    refreshed = client.post(url.split("?")[0], {**values, "view": ["pickers"]}, **HTMX).content.decode()
+    posted = client.post(url.split("?")[0], values).content.decode()
+    for field in fields:
+        assert element(refreshed, field).replace(' hx-swap-oob="true"', "", 1) == element(tried, field), field
+        assert element(posted, field) == element(tried, field), field
+
+
+def picker_fields(ruleset: str, kind: str, values: dict[str, list[str]]) -> list[str]:
+    """The form fields of the pickers the build these form values make has."""
+    checked = store.check(PAGES[ruleset, kind].read_post(_plain(values), values["pack"][0],
+                                                          store.catalogue_by_ref(values["pack"][0])))
+    return [place.field for place in checked.kind.places_of(checked.document, checked.catalogue)]
 
 
 def _fitted(html: str) -> set[str]:

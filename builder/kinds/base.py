@@ -189,8 +189,10 @@ class KindPage:
                 return live.pickers_response(request, context, status)
             return live.chooser_response(request, checked, context, status)
         # A whole page (the first load, or a post without JavaScript) shows each choice tried; a redraw of the
-        # workbench does not wait for the trials, and its pickers ask for them as they load.
-        pickers = live.pickers(checked, tried=not request.htmx)
+        # workbench does not wait for the trials, and its pickers ask for them as they load. So does a first load
+        # with more choices than a moment's trials (without JavaScript, they come with the first post).
+        pickers = live.pickers(checked, tried=not request.htmx,
+                               at_once=live.TRY_AT_ONCE if request.method == "GET" else None)
         context = {**self.common(checked, build), **self.context(request, checked, build), **extra, **fingerprints,
                    "pickers": pickers, "pickers_pending": live.pending(pickers),
                    "newer": changes.newer_pack(build.pack_ref) if build else None, "editing": True,
