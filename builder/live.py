@@ -22,7 +22,7 @@ from catalogue.rulesets.picks import Option, Place, choices, what_if
 from .fragments import render_fragment
 
 PICKER_CACHE_SECONDS = 3600
-TRY_AT_ONCE = 400  # choices a first load tries before it is drawn (a DARK METAL Leader with 12 allies has 1,690)
+TRY_AT_ONCE = 400  # choices a first load tries before it is drawn (a character with a dozen allies has over 1,600)
 CHOOSER_FROM = 2  # a picker with more choices than this has a chooser beside it: three generators differ on eight stats
 VIEWS = ("live", "pickers", "chooser")
 # An item's fields a chooser never makes a column of: who it is, and prose.
