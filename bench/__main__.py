@@ -138,11 +138,11 @@ def run() -> int:
               f"{timings[key] / page:4.1f}x page")
 
     print("2b. value edits on every kind's first example as htmx sends them, each timed alternately with the minimal "
-          "view (target: within 12x it): a rename (nothing the fragments draw moved), the kind's first rules edit "
-          "(every live fragment drawn again), and the whole workbench a live edit spares")
+          "view (target: within 12x it): a rename (nothing the fragments draw moved), the kind's first other value "
+          "edit (every live fragment drawn again), and the whole workbench a live edit spares")
     for (ruleset, kind), timings in every_kind.items():
         cells = [f"{label} {fmt(t[0]):>9} = {t[0] / t[1]:5.1f}x" if t else f"{label} {'(none)':>18}"
-                 for label, t in zip(("rename", "rules edit", "whole workbench"), timings)]
+                 for label, t in zip(("rename", "value edit", "whole workbench"), timings)]
         print(f"   {ruleset + ' ' + kind:<22} " + "   ".join(cells))
 
     checked = store.check(document)
@@ -165,8 +165,8 @@ def run() -> int:
 
 
 def live_edits(client) -> dict[tuple[str, str], list[tuple[float, float] | None]]:
-    """Each kind's value edits as htmx sends them, each paired with the minimal view: a rename, the first rules
-    edit the live contract test makes (none for a kind with no value field but its name), and the whole
+    """Each kind's value edits as htmx sends them, each paired with the minimal view: a rename, the first other
+    value edit the live contract test makes (none for a kind with no value field but its name), and the whole
     workbench a live answer spares."""
     from builder.kinds import PAGES
     from catalogue.loader import latest_pack
@@ -184,7 +184,7 @@ def live_edits(client) -> dict[tuple[str, str], list[tuple[float, float] | None]
         values, _ = read_form(client.get(url if example is None else f"{url}?example={example}").content.decode())
         edits = [(field, value) for field, value in VALUE_EDITS[ruleset, kind] if field in values]
         bodies = {"rename": {**values, "name": ["Bench rename"], "view": ["live"]},
-                  "rules": {**values, edits[0][0]: [edits[0][1]], "view": ["live"]} if edits else None,
+                  "value": {**values, edits[0][0]: [edits[0][1]], "view": ["live"]} if edits else None,
                   "whole": {**values, "name": ["Bench rename"]}}
         timings[ruleset, kind] = []
         for name, body in bodies.items():
