@@ -173,6 +173,17 @@ def superheavy_fits(mounts: list[str]) -> bool:
     return "Heavy" in mounts and len(mounts) >= 2
 
 
+def granted(catalogue) -> set[str]:
+    """Items that come with something else, never picked on their own: a frame's integrated weapons and systems,
+    and what a talent rank gives (its `integrated` and `special_equipment`, the items marked `talent_item`)."""
+    given = {key for frame in catalogue.of("frame") for key in getattr(frame.core_system, "integrated", None) or []}
+    for talent in catalogue.of("talent"):
+        for rank in talent.ranks:
+            given.update(getattr(rank, "integrated", None) or [])
+            given.update(getattr(rank, "special_equipment", None) or [])
+    return given | {key for key, item in catalogue.items.items() if (item.model_extra or {}).get("talent_item") is True}
+
+
 def licensed(licence_level: int, licence: str | None, ranks: dict[str, int]) -> bool:
     """L-B13: LL0 items are free to all; others need their licence at a rank at least their level."""
     return licence_level == 0 or (licence is not None and ranks.get(licence, 0) >= licence_level)
@@ -180,7 +191,7 @@ def licensed(licence_level: int, licence: str | None, ranks: dict[str, int]) -> 
 
 # --- a mech's load-out (L-B09 to L-B13) ---------------------------------------------------------------
 
-SIZE = {"Auxiliary": "Aux", "Main": "Main", "Heavy": "Heavy", "Superheavy": "Superheavy"}
+SIZE = {"Auxiliary": "Aux", "Main": "Main", "Heavy": "Heavy", "Superheavy": "Superheavy"}  # Ship-class: no mount
 
 
 @dataclass
@@ -203,7 +214,7 @@ def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dic
     superheavies = 0
     for i, mount in enumerate(mounts):
         path = f"mounts[{i}]"
-        sizes = [SIZE[w.mount] for w in mount.weapons]
+        sizes = [SIZE.get(w.mount, w.mount) for w in mount.weapons]
         if "Superheavy" in sizes:
             superheavies += 1
             if mount.type != "Heavy" or len(sizes) > 1:

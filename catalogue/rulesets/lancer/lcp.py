@@ -1,5 +1,6 @@
 """Lancer Content Packs (.lcp): a zip of `lcp_manifest.json` and the data files lancer-data's README documents,
-read as a Hardpoint user pack with every item id kept as its key.
+read as a Hardpoint user pack with every item id kept as its key. lancer-data's own zip of its `lib/` folder has
+`info.json` in place of the manifest; its version comes from the file's name when info.json's is not a version.
 
 Files a LANCER build has no use for (NPCs, statuses, downtime) are named in the pack's description as not read,
 so nothing goes missing without a word.
@@ -17,7 +18,10 @@ from ..reading import Unreadable, loads_json
 from .schema import LCP_FILES
 
 MANIFEST = "lcp_manifest.json"
+INFO = "info.json"  # lancer-data's own zip of lib/ names the content here, with no manifest
 EXACT = re.compile(r"^=?\s*v?([0-9]{1,6})(?:\.([0-9]{1,6}))?(?:\.([0-9]{1,6}))?$")
+FILE_VERSION = re.compile(r"-v?([0-9]{1,6}(?:\.[0-9]{1,6}){0,2})\.lcp$", re.IGNORECASE)
+PLACEHOLDER = "missing_"  # lancer-data's stand-ins for content COMP/CON cannot find ("ERR: DATA NOT FOUND")
 
 
 def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda name: []
@@ -25,20 +29,25 @@ def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda n
     """The pack header and entries of an .lcp; `versions` lists the loaded versions of a pack name, which the
     manifest's dependencies are matched against."""
     files = unzip(raw, where)
-    if MANIFEST not in files:
+    named_by = MANIFEST if MANIFEST in files else INFO
+    if named_by not in files:
         raise PackError(f"{where}: {MANIFEST}: missing; an .lcp holds a manifest naming the pack and its version")
-    manifest = _json(files.pop(MANIFEST), f"{where}/{MANIFEST}")
+    manifest = _json(files.pop(named_by), f"{where}/{named_by}")
+    files.pop(INFO, None)
     if not isinstance(manifest, dict):
-        raise PackError(f"{where}/{MANIFEST}: an object with name, author, version and description")
+        raise PackError(f"{where}/{named_by}: an object with name, author, version and description")
     for field in ("name", "version"):
         if not isinstance(manifest.get(field), str) or not manifest[field].strip():
-            raise PackError(f"{where}/{MANIFEST}: field '{field}': missing — the manifest names the pack's {field}")
-    document = {"name": slug(manifest["name"]), "version": semver(manifest["version"], f"{where}/{MANIFEST}"),
+            raise PackError(f"{where}/{named_by}: field '{field}': missing — the manifest names the pack's {field}")
+    version = manifest["version"]
+    if named_by == INFO and not EXACT.match(version.strip()) and (in_name := FILE_VERSION.search(where)):
+        version = in_name.group(1)  # lancer-data's info.json says "July 2020 Release"; its zip is <name>-3.1.8.lcp
+    document = {"name": slug(manifest["name"]), "version": semver(version, f"{where}/{named_by}"),
                 "ruleset": "lancer", "title": manifest["name"].strip()[:80], "source": "user"}
     dependencies = manifest.get("dependencies") or []
     if dependencies:
         document["extends"] = extends(dependencies, f"{where}/{MANIFEST}", versions)
-    entries, unread = [], []
+    entries, unread, placeholders = [], [], 0
     for name, data in sorted(files.items()):
         category = LCP_FILES.get(name)
         if category is None:
@@ -47,10 +56,14 @@ def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda n
         listed = _json(data, f"{where}/{name}")
         if not isinstance(listed, list):
             raise PackError(f"{where}/{name}: a list of {category.replace('_', ' ')} entries")
-        entries.append([Entries(category, [(f"{where}/{name} id '{_id(entry)}'", entry) for entry in listed])])
+        kept = [entry for entry in listed if not _id(entry).startswith(PLACEHOLDER)]
+        placeholders += len(listed) - len(kept)
+        entries.append([Entries(category, [(f"{where}/{name} id '{_id(entry)}'", entry) for entry in kept])])
     description = str(manifest.get("description") or "")[:400]
     if unread:
         description += f" Not read (Hardpoint builds pilots and mechs only): {', '.join(unread)}."
+    if placeholders:
+        description += f" Left out: {placeholders} placeholder entries ({PLACEHOLDER}…, 'data not found')."
     document["description"] = description.strip()
     return document, entries
 

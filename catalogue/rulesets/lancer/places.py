@@ -22,10 +22,11 @@ def summary(category: str, item: Any) -> str:
         return (f"Size {'½' if s.size == 0.5 else f'{s.size:g}'} · {'/'.join(item.mechtype)} · HP {s.hp} · "
                 f"Evasion {s.evasion} · SP {s.sp} · Mounts {', '.join(item.mounts)}")
     if category == "weapon":
-        damage = " + ".join(f"{d.val} {d.type.lower()}" for d in item.damage)
+        damage = " + ".join(f"{d.val} {(d.type or '').lower()}".strip() for d in item.damage)
         reach = ", ".join(f"{r.type} {r.val}" for r in item.range)
-        return " · ".join(part for part in (f"{item.mount} {item.type}", damage, reach, item.sp and f"{item.sp} SP")
-                          if part)
+        modes = item.profiles and f"{len(item.profiles)} profiles: {' / '.join(p.name for p in item.profiles)}"
+        return " · ".join(part for part in (f"{item.mount} {item.type}", damage, reach, modes,
+                                            item.sp and f"{item.sp} SP") if part)
     if category == "mod":
         suits = "/".join(item.allowed_sizes + item.allowed_types)
         return f"{item.sp} SP" + (f" · {suits} only" if suits else "")
@@ -83,12 +84,19 @@ def pilot_places(document: dict[str, Any], catalogue) -> list[Place]:
                                     _mod(m, n, w), fitted=(mods[w] if w < len(mods) else None) or "",
                                     prompt="no mod", meter=sp))
         places.append(Place(f"{at}-add-system", f"Systems for {mech['name']}", ("system",), _add_system(m),
-                            prompt="+ add a system…", meter=sp))
+                            prompt="+ add a system…", meter=sp, candidates=_systems))
     return places
 
 
 def _weapons_by_size(catalogue) -> list[Any]:
-    return sorted(catalogue.of("weapon"), key=lambda w: SIZES.index(w.mount))
+    given = c.granted(catalogue)
+    return sorted((w for w in catalogue.of("weapon") if w.key not in given),
+                  key=lambda w: SIZES.index(w.mount) if w.mount in SIZES else len(SIZES))
+
+
+def _systems(catalogue) -> list[Any]:
+    given = c.granted(catalogue)
+    return [s for s in catalogue.of("system") if s.key not in given]
 
 
 def _append(field: str):

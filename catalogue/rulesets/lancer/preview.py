@@ -51,6 +51,12 @@ def hit_and_crit(bonus: int, net_accuracy: int, defence: int, weapon: bool = Tru
     return hit, total.at_least(max(defence, CRIT_TOTAL)) if weapon else 0.0
 
 
+def rollable(expression: str | int) -> bool:
+    """Whether a damage value is a number or dice, not a pack's "???" or "N/A"."""
+    found = DICE.match(str(expression))
+    return found is not None and any(found.groups())
+
+
 def damage_roll(expression: str | int) -> Distribution:
     """A damage value: a number, or dice with a flat part ("1d6+2", "2d6", "3")."""
     found = DICE.match(str(expression))
@@ -142,13 +148,22 @@ def odds(document: dict[str, Any], catalogue, grit: int, index: int, mech_detail
     """Each weapon of the pilot's mech at `index` against the target, then its best turn with the heat it costs."""
     mech = document["mechs"][index]
     weapons = [catalogue.items[key] for mount in mech["mounts"] for key in mount["weapons"]]
-    attacks = [weapon_odds(w.name, w.mount, w.type, w.damage, w.tags, grit, target, situation, readings)
-               for w in weapons]
+    # A weapon with profiles attacks with one of them: each is a row, and the turn fires the best.
+    modes = [(w, [(f"{w.name}: {p.name}", p.damage, [*w.tags, *p.tags]) for p in w.profiles]
+              or [(w.name, w.damage, w.tags)]) for w in weapons]
+    attacks, best = [], []
+    for weapon, profiles in modes:
+        rows = [weapon_odds(name, weapon.mount, weapon.type, damage, tags, grit, target, situation, readings)
+                for name, damage, tags in profiles]
+        attacks += rows
+        best.append(max(rows, key=lambda row: row["expected_damage"]))
     if not any(w.type == "Melee" for w in weapons):
-        attacks.append(weapon_odds("Improvised Attack", "—", "Melee", [_Damage("Kinetic", IMPROVISED)], [], grit,
-                                   target, situation, readings, improvised=True))
+        improvised = weapon_odds("Improvised Attack", "—", "Melee", [_Damage("Kinetic", IMPROVISED)], [], grit,
+                                 target, situation, readings, improvised=True)
+        attacks.append(improvised)
+        best.append(improvised)
     return {"mech": mech["name"], "grit": grit, "attacks": attacks,
-            "turn": turn(attacks, mech_detail, situation, readings)}
+            "turn": turn(best, mech_detail, situation, readings)}
 
 
 class _Damage:
@@ -187,7 +202,8 @@ def weapon_odds(name: str, mount: str, kind: str, damage, tags, grit: int, targe
     p_hit, p_crit = hit_and_crit(grit, net, defence, True, readings.get("accuracy", "d6"))
     if target.invisible:  # F33: a coin before the roll
         p_hit, p_crit = p_hit / 2, p_crit / 2
-    hp = [d for d in damage if d.type in HP_DAMAGE]
+    hp = [d for d in damage if d.type in HP_DAMAGE and rollable(d.val)]
+    unknown = [str(d.val) for d in damage if not rollable(d.val)]  # "???" and "N/A": the pack gives no value
     bonus = situation.bonus_damage if any(d.type in BONUS_TYPES for d in hp) else 0
     roll = Distribution(0, (1.0,))
     for d in hp:
@@ -212,13 +228,15 @@ def weapon_odds(name: str, mount: str, kind: str, damage, tags, grit: int, targe
     return {"name": name, "mount": mount, "type": kind, "superheavy": mount == "Superheavy", "improvised": improvised,
             "against": f"E-Defense {defence}" if smart else f"Evasion {defence}",
             "p_hit": p_hit, "p_crit": p_crit, "net_accuracy": net, "terms": terms,
-            "damage": " + ".join(f"{d.val} {d.type.lower()}" for d in damage) or "—",
+            "damage": " + ".join(f"{d.val} {(d.type or '').lower()}".strip() for d in damage) or "—",
             "expected_damage": sum(v * p for v, p in weights.items()), "distribution": {v: p for v, p in sorted(weights.items()) if p > 1e-12},
             "expected_without_bonus": sum(v * p for v, p in dealt(0).items()) if bonus else None,
             "reachable": True, "hit_from": 1, "self_heat": self_heat, "at_the_table": unread,
             "bonus": bonus, "piercing": piercing,
             "notes": terms + ([f"also {', '.join(side)} on a hit"] if (side := [f"{d.val} {d.type.lower()}" for d in damage
-                                                                           if d.type not in HP_DAMAGE]) else [])
+                                                                           if d.type and d.type not in HP_DAMAGE
+                                                                           and rollable(d.val)]) else [])
+            + ([f"damage {', '.join(unknown)} in the pack: not counted"] if unknown else [])
             + ([f"{self_heat} heat to self"] if self_heat else []) + ([f"at the table: {', '.join(unread)}"] if unread else [])}
 
 

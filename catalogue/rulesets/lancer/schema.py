@@ -12,10 +12,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ..base import BuildDocument, Part, PlainName
 
 LL = Annotated[int, Field(ge=0, le=12)]
+# An LCP id as the pack writes it: lancer-data has `ms___scorpion_v70.1`, and third-party packs use capitals.
+LCP_KEY = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$"
 # Frame mounts and what they are called in LCP data; weapons name their size ("Auxiliary" for an Aux weapon).
 MountType = Literal["Aux", "Main", "Flex", "Heavy", "Main/Aux", "Aux/Aux", "Integrated"]
-WeaponSize = Literal["Auxiliary", "Main", "Heavy", "Superheavy"]
-WeaponType = Literal["Rifle", "Cannon", "Launcher", "CQB", "Nexus", "Melee"]
+# Ship-class is the Barbarossa's integrated weapon, which no mount takes.
+WeaponSize = Literal["Auxiliary", "Main", "Heavy", "Superheavy", "Ship-class"]
+# The six types, and those the 1.0 content adds: Special (the Engineer's prototypes), ??? (the Mimic Gun) and
+# Spool Weapon (the Barbarossa's).
+WeaponType = Literal["Rifle", "Cannon", "Launcher", "CQB", "Nexus", "Melee", "Special", "???", "Spool Weapon"]
 DamageKind = Literal["Kinetic", "Energy", "Explosive", "Burn", "Heat", "Variable"]
 Role = Literal["Striker", "Artillery", "Controller", "Support", "Defender", "Balanced"]
 
@@ -31,6 +36,7 @@ class Kept(Part):
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
+    key: str = Field(pattern=LCP_KEY)
     description: str = Field(default="", max_length=8000)  # LCP descriptions run long
 
     @model_validator(mode="before")
@@ -96,13 +102,24 @@ class Tag(Loose):
 
 
 class Damage(Loose):
-    type: DamageKind
-    val: int | str  # a number or dice: "1d6+2"
+    type: DamageKind | None = None  # none where a profile's damage is "N/A"
+    val: int | str  # a number or dice: "1d6+2"; "???" or "N/A" with `override`
 
 
 class Range(Loose):
     type: Literal["Range", "Threat", "Thrown", "Line", "Cone", "Blast", "Burst"]
     val: int | str
+
+
+class Profile(Loose):
+    """One of a weapon's firing modes (the Siege Cannon's two, the Sherman's four spool levels): its own damage,
+    range and tags in place of the weapon's."""
+
+    name: str = Field(min_length=1, max_length=80)
+    damage: Annotated[list[Damage], Field(max_length=4)] = Field(default_factory=list)
+    range: Annotated[list[Range], Field(max_length=4)] = Field(default_factory=list)
+    tags: Annotated[list[Tag], Field(max_length=12)] = Field(default_factory=list)
+    effect: str = Field(default="", max_length=4000)
 
 
 class Weapon(Licensed):
@@ -111,6 +128,7 @@ class Weapon(Licensed):
     damage: Annotated[list[Damage], Field(max_length=4)] = Field(default_factory=list)
     range: Annotated[list[Range], Field(max_length=4)] = Field(default_factory=list)
     tags: Annotated[list[Tag], Field(max_length=12)] = Field(default_factory=list)
+    profiles: Annotated[list[Profile], Field(max_length=8)] = Field(default_factory=list)
     sp: int = Field(0, ge=0, le=10)
     effect: str = Field(default="", max_length=4000)
 

@@ -1,0 +1,129 @@
+"""The official LANCER data as players have it: lancer-data's `lib/` zipped by its own build (info.json, no
+manifest), every entry read. A small pack in its exact shapes, written by us (tests/data/lancer_data_mini), covers
+each case; the real package, version pinned, is fetched from the npm registry when it can be reached."""
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from catalogue.rulesets import RULESETS
+from catalogue.rulesets.base import PackError
+from catalogue.rulesets.lancer import construction, places, preview
+from catalogue.rulesets.lancer.schema import LCP_FILES
+from catalogue.rulesets.packs import read_upload
+
+MINI = Path(__file__).parent / "data" / "lancer_data_mini" / "lib"
+LANCER_DATA = "3.1.8"
+TARBALL = f"https://registry.npmjs.org/@massif/lancer-data/-/lancer-data-{LANCER_DATA}.tgz"
+
+
+def zipped(files: dict[str, bytes]) -> bytes:
+    """A folder zipped as lancer-data's build zips `lib/`: its files at the top, info.json among them."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in sorted(files.items()):
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def read(files: dict[str, bytes], filename: str):
+    return read_upload(zipped(files), filename, {"lancer": RULESETS["lancer"]})
+
+
+def entries(files: dict[str, bytes]) -> dict[str, list[dict]]:
+    """The entries of each file Hardpoint reads, but lancer-data's placeholders."""
+    return {name: [e for e in json.loads(data) if not e["id"].startswith("missing_")]
+            for name, data in files.items() if name in LCP_FILES}
+
+
+@pytest.fixture(scope="module")
+def mini() -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in MINI.glob("*.json")}
+
+
+def test_a_manifestless_zip_loads_every_entry_with_its_name_and_version_from_info_json(mini):
+    pack = read(mini, "hardpoint-mini.lcp")
+    assert pack.header.ref == "hardpoint-mini-core@0.1.0" and pack.header.title == "Hardpoint mini core"
+    wanted = {e["id"] for listed in entries(mini).values() for e in listed}
+    assert set(pack.catalogue.items) == wanted
+    assert "manufacturers.json" in pack.header.description and "placeholder" in pack.header.description
+
+
+def test_each_shape_of_the_official_data_is_read(mini):
+    items = read(mini, "hardpoint-mini.lcp").catalogue.items
+    assert "ms___scorpion_v70.1" in items  # an id with a dot, taken as the pack writes it
+    assert items["mw_mimic_gun"].type == "???" and items["mw_prototype_1"].type == "Special"
+    ship = items["mw_barbarossa_integrated"]
+    assert (ship.mount, ship.type, len(ship.profiles)) == ("Ship-class", "Spool Weapon", 4)
+    assert any(d.type is None and d.val == "N/A" for p in ship.profiles for d in p.damage)
+    siege = items["mw_siege_cannon"]
+    assert not siege.damage and [p.name for p in siege.profiles] and siege.profiles[0].damage
+    assert items["mw_smartgun"].sp == 2
+    assert not any(key.startswith("missing_") for key in items)
+
+
+def test_integrated_and_talent_items_are_not_offered_on_their_own(mini):
+    catalogue = read(mini, "hardpoint-mini.lcp").catalogue
+    given = construction.granted(catalogue)
+    assert {"mw_barbarossa_integrated", "mw_prototype_1", "mw_fuel_rod_gun"} <= given
+    document = {"mechs": [{"name": "Test", "frame": "mf_standard_pattern_i_everest",
+                           "mounts": [{"weapons": [], "mods": []} for _ in range(3)], "systems": []}]}
+    offered = {place.field: {item.key for item in place.offered(catalogue)}
+               for place in places.pilot_places(document, catalogue)}
+    weapons = offered["mech-0-mount-0-weapon-0"]
+    assert "mw_assault_rifle" in weapons and not weapons & given
+    assert "ms_personalizations" in offered["mech-0-add-system"]
+
+
+def test_a_weapon_with_profiles_is_one_row_a_profile_and_unknown_damage_counts_for_nothing(mini):
+    catalogue = read(mini, "hardpoint-mini.lcp").catalogue
+    document = {"mechs": [{"name": "Test", "frame": "mf_barbarossa",
+                           "mounts": [{"weapons": ["mw_siege_cannon"]}, {"weapons": []}, {"weapons": ["mw_mimic_gun"]}],
+                           "systems": []}]}
+    result = preview.odds(document, catalogue, 2, 0, {"stats": {"heatcap": {"value": 6}}}, preview.Target(),
+                           preview.Situation(), {})
+    rows = {row["name"]: row for row in result["attacks"]}
+    siege = [name for name in rows if name.startswith("Siege Cannon: ")]
+    assert len(siege) == 2 and all(rows[name]["expected_damage"] > 0 for name in siege)
+    assert rows["Mimic Gun"]["expected_damage"] == 0 and any("not counted" in n for n in rows["Mimic Gun"]["notes"])
+    assert sum(name.startswith("Siege Cannon") for name in result["turn"]["weapons"]) <= 1
+
+
+def test_a_manifestless_zip_without_a_version_anywhere_is_refused_naming_the_field(mini):
+    info = json.dumps({**json.loads(mini["info.json"]), "version": "July 2020 Release"}).encode()
+    with pytest.raises(PackError, match=r"info.json: field 'version'"):
+        read({**mini, "info.json": info}, "core.lcp")
+    assert read({**mini, "info.json": info}, "lancer-data-3.1.8.lcp").header.version == "3.1.8"
+
+
+@pytest.fixture(scope="module")
+def lancer_data(tmp_path_factory) -> dict[str, bytes]:
+    """lancer-data's lib/ files, fetched once from the npm registry; skipped only when it cannot be reached."""
+    try:
+        with urllib.request.urlopen(TARBALL, timeout=30) as answer:
+            raw = answer.read()
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        pytest.skip(f"the npm registry cannot be reached ({exc}); lancer-data {LANCER_DATA} not fetched")
+    files = {}
+    with tarfile.open(fileobj=io.BytesIO(raw), mode="r:gz") as archive:
+        for member in archive.getmembers():
+            if member.isfile() and member.name.startswith("package/lib/") and member.name.endswith(".json"):
+                files[member.name.removeprefix("package/lib/")] = archive.extractfile(member).read()
+    return files
+
+
+def test_every_entry_of_lancer_data_loads(lancer_data):
+    pack = read(lancer_data, f"lancer-data-{LANCER_DATA}.lcp")
+    assert pack.header.ref == f"lancer-core@{LANCER_DATA}"
+    wanted = entries(lancer_data)
+    assert {name: len(listed) for name, listed in wanted.items()} == {
+        "core_bonuses.json": 30, "frames.json": 29, "mods.json": 8, "pilot_gear.json": 37, "skills.json": 22,
+        "systems.json": 124, "tags.json": 60, "talents.json": 29, "weapons.json": 85}
+    assert set(pack.catalogue.items) == {e["id"] for listed in wanted.values() for e in listed}
