@@ -146,12 +146,10 @@ class KindPage:
     def headline(self, checked, build=None) -> dict[str, Any]:
         """What the title bar shows of a build: its verdict and budgets. A build never saved is in progress: its
         `to_fit` errors (a part not chosen yet) read as work to do, not as broken rules, until it is saved; an empty
-        build's errors all do."""
+        build's legality panel lists all its errors so (the panel is redrawn on every edit)."""
         report = checked.report
         to_fit = set(self.to_fit) if build is None else set()
         verdict = store.verdict(checked, to_fit)
-        if verdict == "empty":
-            to_fit = {issue.code for issue in report.errors}  # nothing chosen yet: each error is work to do
         return {"page": self, "document": checked.document, "report": report,
                 "budgets": [{"meter": m, "label": self.summary_meters.get(m.key, m.label)} for m in report.meters
                             if m.key in self.summary_meters or m.over],
