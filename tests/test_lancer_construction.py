@@ -65,8 +65,19 @@ def test_l_b08_derived_stats_with_their_computations():
     values = {k: v for k, (v, _) in stats.items()}
     assert values == {"hp": 10 + 2 + 4, "repcap": 5 + 1, "evasion": 8 + 3, "speed": 4 + 1, "edef": 8 + 1,
                       "tech_attack": 0 + 1, "sp": 6 + 2 + 0, "heatcap": 6 + 2, "limited_bonus": 1, "save": 10 + 2,
-                      "armor": 1, "structure": 4, "stress": 4}
+                      "sensor_range": 10, "armor": 1, "structure": 4, "stress": 4}
     assert stats["hp"][1] == "frame 10 + Grit 2 + 2 × Hull 2"
+
+
+def test_l_b08_structured_bonuses_add_to_the_final_stats_naming_their_source():
+    """lancer-data's `bonuses`: numbers, "{ll}"/"{grit}" templates; scoped ones and dice lists stay text."""
+    found = c.bonuses([{"id": "hp", "val": 2}, {"id": "sensor", "val": "{grit}"}, {"id": "armor", "val": "1 + {ll}"},
+                       {"id": "range", "val": 1, "weapon_types": ["Melee"]},
+                       {"id": "overcharge", "val": ["1", "1d3", "1d6", "1d6"]}], "Test Kit", ll=3, grit_=2)
+    assert found == [c.Bonus("hp", 2, "Test Kit"), c.Bonus("sensor", 2, "Test Kit"), c.Bonus("armor", 4, "Test Kit")]
+    stats = c.derived(FRAME, ll=3, hase={}, extra=found)
+    assert stats["hp"] == (10 + 2 + 2, "frame 10 + Grit 2 + 2 × Hull 0 +2 Test Kit")
+    assert stats["sensor_range"][0] == 12 and stats["armor"] == (4, "frame 1 +4 Test Kit, at most 4")
 
 
 def test_l_b14_armor_at_most_4():

@@ -127,3 +127,31 @@ def test_every_entry_of_lancer_data_loads(lancer_data):
         "core_bonuses.json": 30, "frames.json": 29, "mods.json": 8, "pilot_gear.json": 37, "skills.json": 22,
         "systems.json": 124, "tags.json": 60, "talents.json": 29, "weapons.json": 85}
     assert set(pack.catalogue.items) == {e["id"] for listed in wanted.values() for e in listed}
+
+
+def test_l_b08_stats_take_the_packs_structured_bonuses_and_weapon_sp(mini):
+    """As COMP/CON computes them: an Everest at LL3 (Grit 2, Hull 1) with Personalizations (+2 HP) and the CORE
+    bonus Reinforced Frame (+5 HP) has HP 10 + 2 + 2 + 2 + 5 = 21; the Smartgun's 2 SP count with the system's 1;
+    an Assault Hardsuit adds 3 HP and 1 Armor to the pilot and sets Evasion 8, E-Defense 8 and Speed 4."""
+    from catalogue.rulesets.lancer import rules
+
+    pack = read(mini, "hardpoint-mini.lcp")
+    document = {"format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": pack.header.ref,
+                "name": "Test", "ll": 3, "hase": {"hull": 1}, "gear": ["pg_assault_hardsuit"],
+                "core_bonuses": ["cb_reinforced_frame"],
+                "mechs": [{"name": "Everest", "frame": "mf_standard_pattern_i_everest",
+                           "mounts": [{"weapons": ["mw_smartgun"]}, {"weapons": []}, {"weapons": []}],
+                           "systems": ["ms_personalizations"]}]}
+    report = rules.validate(document, pack.catalogue)
+    mech = report.detail["mechs"][0]
+    assert mech["stats"]["hp"]["value"] == 21
+    assert mech["stats"]["hp"]["explain"].endswith("+2 Personalizations +5 Reinforced Frame")
+    assert mech["sp_used"] == 3 and mech["stats"]["sensor_range"]["value"] == 10
+    assert report.stats["pilot_hp"].value == 6 + 2 + 3 and report.stats["pilot_armor"].value == 1
+    assert report.stats["pilot_defence"].value == "8 / 8" and report.stats["pilot_speed"].value == 4
+
+
+def test_rich_text_reads_as_text_with_its_line_breaks_and_bullets(mini):
+    items = read(mini, "hardpoint-mini.lcp").catalogue.items
+    texts = [items["mf_standard_pattern_i_everest"].description, items["pg_frag_grenades"].kept()["effect"]]
+    assert all("<" not in text for text in texts) and any("\n• " in text for text in texts)

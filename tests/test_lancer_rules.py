@@ -114,7 +114,7 @@ def test_l_r03_l_r04_grit_adds_to_sp_and_hp(cat):
 def test_l_r05_a_pilot_on_foot(cat):
     report = rules.validate(pilot(), cat)
     assert report.stats["pilot_hp"].value == 6 + 1 and report.stats["pilot_defence"].value == "10 / 10"
-    assert "Speed 4" in report.stats["pilot_defence"].explain
+    assert report.stats["pilot_speed"].value == 4 and report.stats["pilot_armor"].value == 0
 
 
 def test_l_r01_mech_armor_capped_at_4(cat):

@@ -29,10 +29,10 @@ from ...charts import qr_data_uri
 from ..base import KindPage, target_and_situation
 
 MAX_MECHS, MAX_SYSTEMS, MAX_LIST = 12, 24, 12
-MECH_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap", "sp", "tech_attack", "save", "repcap",
-              "limited_bonus", "structure", "stress")
+MECH_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap", "sp", "tech_attack", "save", "sensor_range",
+              "repcap", "limited_bonus", "structure", "stress")
 STAT_LABELS = {"hp": "HP", "armor": "Armor", "evasion": "Evasion", "edef": "E-Defense", "speed": "Speed",
-               "heatcap": "Heat Cap", "sp": "SP", "tech_attack": "Tech Attack", "save": "Save", "repcap": "Repair Cap",
+               "heatcap": "Heat Cap", "sp": "SP", "tech_attack": "Tech Attack", "save": "Save", "sensor_range": "Sensors", "repcap": "Repair Cap",
                "limited_bonus": "Limited uses +", "structure": "Structure", "stress": "Stress"}
 FITS = {"Aux": "one Aux weapon", "Main": "a Main or an Aux weapon", "Flex": "a Main weapon, or two Aux",
         "Heavy": "a Heavy, Main or Aux weapon, or a Superheavy braced by another mount",

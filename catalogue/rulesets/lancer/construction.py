@@ -7,6 +7,7 @@ the 1.0 source by section.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from ..base import with_article
@@ -140,13 +141,57 @@ class FrameStats:
     stress: int = BASE_STRESS
 
 
+@dataclass(frozen=True)
+class Bonus:
+    """One of an LCP's structured `bonuses` on a stat, and the item or trait it comes from."""
+
+    stat: str  # the LCP bonus id: hp, armor, sensor, pilot_evasion…
+    value: int
+    source: str
+    replace: bool = False  # pilot armour sets Evasion, E-Defense and Speed rather than adding to them
+
+
+# LCP bonus ids that add to a mech statistic, by the statistic's name in `derived`.
+MECH_BONUSES = {"hp": "hp", "armor": "armor", "evasion": "evasion", "edef": "edef", "speed": "speed", "sp": "sp",
+                "heatcap": "heatcap", "repcap": "repcap", "save": "save", "sensor": "sensor_range",
+                "tech_attack": "tech_attack", "limited_bonus": "limited_bonus", "ai_cap": "ai_cap", "size": "size",
+                "structure": "structure", "stress": "stress"}
+TEMPLATE = re.compile(r"^\s*[-+]?\s*(\d+|\{ll\}|\{grit\})(\s*[-+]\s*(\d+|\{ll\}|\{grit\}))*\s*$")
+
+
+def bonuses(entries: list, source: str, ll: int, grit_: int) -> list[Bonus]:
+    """An item's `bonuses` that set a number: values may be written "{ll}", "{grit}" or "2 + {ll}" (lancer-data's
+    README). Bonuses scoped to weapons or damage types, and dice lists (Overcharge), are effects on attacks, which
+    the sheet keeps as text."""
+    found = []
+    for entry in entries or []:
+        data = entry if isinstance(entry, dict) else getattr(entry, "model_dump", lambda: {})()
+        if any(data.get(scope) for scope in ("weapon_types", "weapon_sizes", "damage_types", "range_types")):
+            continue
+        value = _number(data.get("val"), ll, grit_)
+        if isinstance(data.get("id"), str) and value is not None:
+            found.append(Bonus(data["id"], value, source, data.get("replace") is True))
+    return found
+
+
+def _number(value, ll: int, grit_: int) -> int | None:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if not isinstance(value, str) or not TEMPLATE.match(value):
+        return None
+    text = value.replace("{ll}", str(ll)).replace("{grit}", str(grit_)).replace(" ", "")
+    return sum(int(term) for term in re.findall(r"[-+]?\d+", text))
+
+
 def derived(frame: FrameStats, ll: int, hase: dict[str, int], grit_reading: str = "ceil",
-            armor_cap: int = MAX_ARMOR) -> dict[str, tuple[int, str]]:
-    """L-B08: the mech's statistics from its frame and pilot, each with its computation."""
+            armor_cap: int = MAX_ARMOR, extra: list[Bonus] | None = None) -> dict[str, tuple[int, str]]:
+    """L-B08: the mech's statistics from its frame, its pilot and the structured bonuses of what it carries (the
+    frame's traits, its systems, the pilot's CORE bonuses and talents), each with its computation."""
     g = grit(ll, grit_reading)
     h, a, s, e = (hase.get(k, 0) for k in HASE)
-    armor = min(frame.armor, armor_cap)
-    return {
+    stats = {
         "hp": (frame.hp + g + 2 * h, f"frame {frame.hp} + Grit {g} + 2 × Hull {h}"),
         "repcap": (frame.repcap + h // 2, f"frame {frame.repcap} + ⌊Hull {h} / 2⌋"),
         "evasion": (frame.evasion + a, f"frame {frame.evasion} + Agility {a}"),
@@ -157,10 +202,21 @@ def derived(frame: FrameStats, ll: int, hase: dict[str, int], grit_reading: str 
         "heatcap": (frame.heatcap + e, f"frame {frame.heatcap} + Engineering {e}"),
         "limited_bonus": (e // 2, f"⌊Engineering {e} / 2⌋ more uses of Limited systems and weapons"),
         "save": (frame.save + g, f"frame {frame.save} + Grit {g}"),
-        "armor": (armor, f"frame {frame.armor}, at most {armor_cap}"),
+        "sensor_range": (frame.sensor_range, f"frame {frame.sensor_range}"),
+        "armor": (frame.armor, f"frame {frame.armor}"),
         "structure": (frame.structure, "frame"),
         "stress": (frame.stress, "frame"),
     }
+    for bonus in extra or []:
+        stat = MECH_BONUSES.get(bonus.stat)
+        if stat is None:
+            continue
+        value, explain = stats.get(stat, (0, ""))
+        stats[stat] = (value + bonus.value, f"{explain} {bonus.value:+d} {bonus.source}".strip())
+    armor, explain = stats["armor"]
+    if armor > armor_cap:
+        stats["armor"] = (armor_cap, f"{explain}, at most {armor_cap}")
+    return stats
 
 
 def fits(mount: str, sizes: list[str]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from html.parser import HTMLParser
 from typing import Any
 
 from ..base import PackError, PackUnreadable
@@ -56,7 +57,7 @@ def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda n
         listed = _json(data, f"{where}/{name}")
         if not isinstance(listed, list):
             raise PackError(f"{where}/{name}: a list of {category.replace('_', ' ')} entries")
-        kept = [entry for entry in listed if not _id(entry).startswith(PLACEHOLDER)]
+        kept = [_plain(entry) for entry in listed if not _id(entry).startswith(PLACEHOLDER)]
         placeholders += len(listed) - len(kept)
         entries.append([Entries(category, [(f"{where}/{name} id '{_id(entry)}'", entry) for entry in kept])])
     description = str(manifest.get("description") or "")[:400]
@@ -66,6 +67,39 @@ def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda n
         description += f" Left out: {placeholders} placeholder entries ({PLACEHOLDER}…, 'data not found')."
     document["description"] = description.strip()
     return document, entries
+
+
+class _Text(HTMLParser):
+    """The text of LCP rich text, as a page escapes it: line breaks and list bullets kept, every tag dropped."""
+
+    BREAKS = {"br": "\n", "li": "\n• ", "p": "\n", "ul": "\n", "ol": "\n"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        self.parts.append(self.BREAKS.get(tag, ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        self.parts.append("\n" if tag in ("p", "ul", "ol") else "")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def _plain(value: Any) -> Any:
+    """An entry with its rich text (lancer-data writes <br>, <b>, <ul><li>) as plain text with line breaks."""
+    if isinstance(value, dict):
+        return {key: _plain(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_plain(inner) for inner in value]
+    if isinstance(value, str) and "<" in value and ">" in value:
+        parser = _Text()
+        parser.feed(value)
+        parser.close()
+        return re.sub(r"\n{3,}", "\n\n", "".join(parser.parts)).strip()
+    return value
 
 
 def _json(data: bytes, where: str) -> Any:

@@ -72,9 +72,7 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
                              ("core_bonuses", "CORE bonuses", len(pilot.core_bonuses))):
         report.meters.append(Meter(key, label, used, spend[key], "", key))
     report.stats["grit"] = Stat("Grit", grit, f"LL {ll} ÷ 2, rounded {'up' if reading == 'ceil' else 'down'} (L-B02)")
-    report.stats["pilot_hp"] = Stat("Pilot HP", PILOT_HP + grit, f"{PILOT_HP} + Grit {grit}")
-    report.stats["pilot_defence"] = Stat("Pilot Evasion / E-Defense", f"{PILOT_EVASION} / {PILOT_EDEF}",
-                                         f"on foot; Speed {PILOT_SPEED}")
+    report.stats.update(pilot_stats(pilot, catalogue, ll, grit))
     report.detail["mechs"] = [mech_report(pilot, m, mech, catalogue, ll, reading, report)
                               for m, mech in enumerate(pilot.mechs)]
     return report
@@ -86,7 +84,9 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
     items = catalogue.items
     frame = items[mech.frame]
     stats = c.FrameStats(**{k: getattr(frame.stats, k) for k in c.FrameStats.__dataclass_fields__})
-    derived = c.derived(stats, ll, dict(pilot.hase), grit_reading, setting(OPTIONS, pilot, "armor-cap"))
+    grit = c.grit(ll, grit_reading)
+    derived = c.derived(stats, ll, dict(pilot.hase), grit_reading, setting(OPTIONS, pilot, "armor-cap"),
+                        mech_bonuses(pilot, mech, catalogue, ll, grit))
     path = f"mechs[{index}]"
     if len(mech.mounts) != len(frame.mounts):
         report.add("L-B09", "error", f"{path}.mounts",
@@ -98,10 +98,52 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
     licence_names = {frame.key: frame.name for frame in catalogue.of("frame")}
     for issue in c.check_mech(frame, mounts, systems, derived["sp"][0], dict(pilot.licences), licence_names):
         report.add(issue.code, "error", f"{path}.{issue.path}", f"{mech.name}: {issue.message}")
-    used = sum(s.sp for s in systems) + sum(m.sp for mount in mounts for m in mount.mods if m is not None)
+    used = (sum(s.sp for s in systems) + sum(m.sp for mount in mounts for m in mount.mods if m is not None)
+            + sum(w.sp for mount in mounts for w in mount.weapons))
     report.meters.append(Meter(f"sp_{index}", f"{mech.name} SP", used, derived["sp"][0], "SP", f"{path}.systems"))
     return {"name": mech.name, "frame": frame.name, "stats": {k: {"value": v, "explain": e} for k, (v, e) in derived.items()},
             "sp_used": used}
+
+
+def pilot_stats(pilot: PilotBuild, catalogue: Catalogue, ll: int, grit: int) -> dict[str, Stat]:
+    """The pilot on foot: base HP, Evasion, E-Defense and Speed (L-R05), which pilot armour's bonuses add to or set
+    (`replace`), and Armor from it; talents' pilot bonuses too."""
+    found = [b for key in pilot.gear for b in c.bonuses(getattr(catalogue.items[key], "bonuses", None),
+                                                        catalogue.items[key].name, ll, grit)]
+    for key, rank in pilot.talents.items():
+        talent = catalogue.items[key]
+        for held in talent.ranks[:rank]:
+            found += c.bonuses(getattr(held, "bonuses", None), f"{talent.name}: {held.name}", ll, grit)
+    stats = {"pilot_hp": [PILOT_HP + grit, f"{PILOT_HP} + Grit {grit}"], "pilot_armor": [0, "none worn"],
+             "pilot_evasion": [PILOT_EVASION, f"{PILOT_EVASION}"], "pilot_edef": [PILOT_EDEF, f"{PILOT_EDEF}"],
+             "pilot_speed": [PILOT_SPEED, f"{PILOT_SPEED}"]}
+    for bonus in found:
+        if bonus.stat in stats:
+            held = stats[bonus.stat]
+            held[:] = ([bonus.value, f"{bonus.value}: {bonus.source}"] if bonus.replace or held[1] == "none worn"
+                       else [held[0] + bonus.value, f"{held[1]} {bonus.value:+d} {bonus.source}"])
+    (hp, hp_why), (armor, armor_why), (evasion, evasion_why), (edef, edef_why), (speed, speed_why) = stats.values()
+    return {"pilot_hp": Stat("Pilot HP", hp, hp_why), "pilot_armor": Stat("Pilot Armor", armor, armor_why),
+            "pilot_defence": Stat("Pilot Evasion / E-Defense", f"{evasion} / {edef}",
+                                  f"Evasion {evasion_why}; E-Defense {edef_why}; on foot"),
+            "pilot_speed": Stat("Pilot Speed", speed, speed_why)}
+
+
+def mech_bonuses(pilot: PilotBuild, mech, catalogue: Catalogue, ll: int, grit: int) -> list[c.Bonus]:
+    """The structured bonuses a mech's statistics take: its frame's traits, its systems, the pilot's CORE bonuses
+    and the talent ranks the pilot holds. A core system's `active_bonuses` hold only while it is active, so the
+    sheet keeps them as text."""
+    items, found = catalogue.items, []
+    frame = items[mech.frame]
+    for trait in frame.traits:
+        found += c.bonuses(getattr(trait, "bonuses", None), f"{frame.name}: {trait.name}", ll, grit)
+    for key in [*mech.systems, *pilot.core_bonuses]:
+        found += c.bonuses(getattr(items[key], "bonuses", None), items[key].name, ll, grit)
+    for key, rank in pilot.talents.items():
+        talent = items[key]
+        for held in talent.ranks[:rank]:
+            found += c.bonuses(getattr(held, "bonuses", None), f"{talent.name}: {held.name}", ll, grit)
+    return found
 
 
 def validate_lance(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
