@@ -14,6 +14,7 @@ from catalogue.rulesets.spec import Exchange, Unknown
 from . import store
 from .models import Build
 
+MAX_REMOVED = 50  # the notes a build keeps (BuildDocument.removed)
 PACK_LINK = re.compile(r"(?:/packs/)?([A-Za-z0-9_-]{4,32})/?$")
 
 
@@ -51,6 +52,11 @@ def read(key: str, raw: bytes | str, pack: str = "") -> tuple[store.Checked, lis
     exchange = exchange_for(key)
     ref = pack_for(key, pack)
     document, unknown = exchange.read(raw, catalogue_by_ref(ref), ref)
+    # What the pack lacks stays on the build as an HP-IMPORT error: an import missing a part is never legal.
+    left_out = [{"name": f"{u.id} ({u.where})"[:120], "key": u.id[:80], "path": "import", "pack": ref, "by": "import"}
+                for u in unknown]
+    if left_out:
+        document["removed"] = [*document.get("removed", []), *left_out][-MAX_REMOVED:]
     return store.check(document), unknown
 
 

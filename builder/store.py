@@ -93,8 +93,14 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
     linked = saved.linked(kind.linked_ids(parsed), depth)
     report = kind.validate(build, catalogue, linked)
     for removed in build.removed:
-        report.add("HP-UPGRADE", "warning", removed.path, f"{removed.name} is not in {removed.pack}: the upgrade took "
-                                                          f"it out. Choose what goes in its place, then dismiss this.")
+        if removed.by == "import":
+            report.add("HP-IMPORT", "error", removed.path, f"{removed.name} was left out of the import: {removed.pack} "
+                                                           f"has no such item.", "Load the pack that has it and import "
+                                                           "again, or choose what goes in its place, then dismiss this.")
+        else:
+            report.add("HP-UPGRADE", "warning", removed.path, f"{removed.name} is not in {removed.pack}: the upgrade "
+                                                              f"took it out. Choose what goes in its place, then "
+                                                              f"dismiss this.")
     house_rules.apply_severity(report, build.house_rules.get("severity", {}))
     return Checked(parsed, ruleset, kind, catalogue, report, build, linked)
 

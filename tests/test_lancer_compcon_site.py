@@ -7,6 +7,7 @@ import json
 import pytest
 from django.core.management import call_command
 
+from builder import store
 from builder.models import Build
 from catalogue.rulesets.lancer import compcon, rules
 from tests import lancer_factory
@@ -92,14 +93,17 @@ def test_a_round_trip_keeps_every_id_and_choice(starter, name):
 # --- through the site --------------------------------------------------------------------------------------------
 
 @pytest.mark.django_db
-def test_the_api_imports_lists_unknown_ids_and_the_export_link_gives_it_back(client, packs):
+def test_hp_import_the_api_lists_unknown_ids_the_import_is_not_legal_and_the_export_link_gives_it_back(client, packs):
     pilot = exported()
     pilot["core_bonuses"].append("cb_integrated_ammo_feeds")
     response = client.post("/api/import/compcon", pilot, content_type="application/json")
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["unknown"] == [{"id": "cb_integrated_ammo_feeds", "where": "CORE bonus"}]
-    assert body["report"]["legal"] and set(body) >= {"edit_url", "share_url", "pdf_url", "share_id", "edit_token", "version"}
+    errors = [i for i in body["report"]["issues"] if i["severity"] == "error"]
+    assert not body["report"]["legal"] and [i["code"] for i in errors] == ["HP-IMPORT"]
+    assert "cb_integrated_ammo_feeds (CORE bonus) was left out" in errors[0]["message"]
+    assert set(body) >= {"edit_url", "share_url", "pdf_url", "share_id", "edit_token", "version"}
     again = client.get(f"/s/{body['share_id']}/export/compcon")
     assert again.status_code == 200 and "attachment" in again["Content-Disposition"]
     assert {(x["id"], x["rank"]) for x in again.json()["talents"]} == {(t["id"], t["rank"]) for t in pilot["talents"]}
@@ -134,6 +138,20 @@ def run(*args):
     except SystemExit as exit:
         return exit.code, out.getvalue(), err.getvalue()
     return 0, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.django_db
+def test_hp_import_a_file_whose_every_id_the_pack_knows_imports_legal_and_dismissing_the_notes_clears_them(client,
+                                                                                                           packs):
+    response = client.post("/api/import/compcon", exported(), content_type="application/json").json()
+    assert response["report"]["legal"] and response["unknown"] == []
+    pilot = exported()
+    pilot["talents"].append({"id": "t_unheard_of", "rank": 1})
+    body = client.post("/api/import/compcon", pilot, content_type="application/json").json()
+    build = Build.objects.get(share_id=body["share_id"])
+    assert build.verdict == "illegal" and build.document["removed"][0]["by"] == "import"
+    without = {k: v for k, v in build.document.items() if k != "removed"}
+    assert store.check(without).report.legal
 
 
 @pytest.mark.django_db

@@ -155,3 +155,25 @@ def test_rich_text_reads_as_text_with_its_line_breaks_and_bullets(mini):
     items = read(mini, "hardpoint-mini.lcp").catalogue.items
     texts = [items["mf_standard_pattern_i_everest"].description, items["pg_frag_grenades"].kept()["effect"]]
     assert all("<" not in text for text in texts) and any("\n• " in text for text in texts)
+
+
+def test_the_compcon_export_writes_uses_left_the_packs_used_and_the_active_mech(mini):
+    """COMP/CON reads `uses` as the uses left: a Limited 3 system on a mech with Engineering 2 (+1, L-B08) and
+    Integrated Ammo Feeds (+2) starts with 6, Limited 2 grenades with 2; a pilot on a pack other than the core data
+    names it in `brews`, as COMP/CON does; the first mech is the active one."""
+    from catalogue.rulesets.lancer import compcon
+
+    pack = read(mini, "hardpoint-mini.lcp")
+    document = {"format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": pack.header.ref,
+                "name": "Test", "ll": 3, "hase": {"engineering": 2}, "gear": ["pg_frag_grenades"],
+                "core_bonuses": ["cb_integrated_ammo_feeds"],
+                "mechs": [{"name": name, "frame": "mf_standard_pattern_i_everest",
+                           "mounts": [{"weapons": []}, {"weapons": []}, {"weapons": []}],
+                           "systems": ["ms_turret_drones", "ms_personalizations"]} for name in ("One", "Two")]}
+    exported = compcon.write(document, pack.catalogue)
+    systems = exported["mechs"][0]["loadouts"][0]["systems"]
+    assert [(s["id"], s["uses"]) for s in systems] == [("ms_turret_drones", 6), ("ms_personalizations", 0)]
+    assert exported["loadout"]["gear"][0] == {**exported["loadout"]["gear"][0], "id": "pg_frag_grenades", "uses": 2}
+    assert exported["brews"] == ["Hardpoint mini core @ 0.1.0"]
+    assert [m["active"] for m in exported["mechs"]] == [True, False]
+

@@ -98,7 +98,7 @@ def test_hp_upgrade_what_an_upgrade_took_out_stays_a_warning_until_dismissed(cli
     client.post(f"/b/{upgraded_pack.edit_token}/upgrade", {"pack": "deep-kit@1.1.0", "version": "1"})
     upgraded_pack.refresh_from_db()
     assert upgraded_pack.document["removed"] == [{"name": "Tusk Blade", "key": "tusk-blade", "path": "hands[1].item",
-                                                  "pack": "deep-kit@1.1.0"}]
+                                                  "pack": "deep-kit@1.1.0", "by": "upgrade"}]
     warning, = [i for i in store.check(upgraded_pack.document).report.issues if i.code == "HP-UPGRADE"]
     assert warning.severity == "warning" and warning.path == "hands[1].item" and "Tusk Blade" in warning.message
     values, _ = read_form(client.get(upgraded_pack.get_absolute_url()).content.decode())

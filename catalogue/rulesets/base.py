@@ -62,12 +62,14 @@ class Part(Strict):
 
 
 class Removed(Strict):
-    """An item an upgrade took out, because the build's new pack version has no such item (HP-UPGRADE)."""
+    """An item an upgrade took out, because the build's new pack version has no such item (HP-UPGRADE), or one an
+    import from another app left out, because the build's pack has no such item (HP-IMPORT)."""
 
     name: str = Field(min_length=1, max_length=120)
     key: str = Field(min_length=1, max_length=80)
     path: str = Field(min_length=1, max_length=200)  # where it was, as issues name places: `gear[3].item`
     pack: str = Field(pattern=PACK_REF_PATTERN)  # the version that lacks it
+    by: Literal["upgrade", "import"] = "upgrade"
 
 
 class BuildDocument(Strict):
@@ -78,7 +80,8 @@ class BuildDocument(Strict):
     notes: str = Field(default="", max_length=4000)
     # The table's house rules (see rulesets/house_rules.py); checked against the ruleset's options.
     house_rules: dict[str, Any] = Field(default_factory=dict, max_length=100)
-    # What upgrades took out, each an HP-UPGRADE warning until the player dismisses it.
+    # What upgrades took out and imports left out, each an HP-UPGRADE warning or HP-IMPORT error until the player
+    # dismisses it.
     removed: list[Removed] = Field(default_factory=list, max_length=50)
 
 

@@ -24,10 +24,11 @@ from ..base import BuildError, Catalogue, parse_as
 from ..reading import Unreadable, loads_json
 from ..spec import Unknown
 from . import construction as c
-from .rules import PILOT_HP, resolve
-from .schema import MountLoadout, PilotBuild
+from .rules import mech_bonuses, pilot_stats, resolve
+from .schema import MountLoadout, PilotBuild, tagged
 
 MAX_BYTES = 2 * 1024 * 1024
+CORE = "lancer-core"  # lancer-data's core content, by the name its info.json gives (COMP/CON's brews omit it)
 HASE = ("hull", "agility", "systems", "engineering")  # the order of COMP/CON's `mechSkills` array
 PILOT_GEAR_LISTS = ("armor", "weapons", "gear", "extendedWeapons", "extendedGear")
 # Mounts a CORE bonus or talent adds to a load-out; Hardpoint's mechs have only their frame's mounts.
@@ -303,14 +304,15 @@ def to_compcon(document: dict, catalogue: Catalogue) -> dict:
     ll = _clamp(pilot.ll, 0, c.MAX_LL)
     gear: dict[str, list] = {"Armor": [], "Weapon": [], "Gear": []}
     for key in pilot.gear:
-        gear[items[key].type].append(_equipment(key))
+        gear[items[key].type].append(_equipment(key, _uses(items[key], 0)))
     now = _js_date()
+    name, _, version = catalogue.pack.partition("@")
     return {
         "id": str(uuid.uuid4()), "level": pilot.ll, "callsign": pilot.callsign, "name": pilot.name,
         "player_name": "", "status": "Active", "dead": False, "text_appearance": "", "notes": pilot.notes,
         "history": "", "quirks": [], "background": "", "resistances": [], "portrait": "", "cloud_portrait": "",
         # COMP/CON clamps a pilot's HP to its maximum; what it reads is the pilot's health now.
-        "current_hp": PILOT_HP + c.grit(ll),
+        "current_hp": pilot_stats(pilot, catalogue, ll, c.grit(ll))["pilot_hp"].value,
         "group": "", "sort_index": 0, "cc_ver": "", "isDeleted": False, "expireTime": "", "deleteTime": "",
         "lastModified": now, "lastUpdate_cloud": "", "lastSync": "",
         "skills": [{"id": k, "rank": r} for k, r in pilot.triggers.items()],
@@ -318,24 +320,30 @@ def to_compcon(document: dict, catalogue: Catalogue) -> dict:
         "licenses": [{"id": k, "rank": r} for k, r in pilot.licences.items()],
         "core_bonuses": list(pilot.core_bonuses),
         "mechSkills": [pilot.hase.get(k, 0) for k in HASE],  # a beta-rules Targeting has no place here
-        "reserves": [], "orgs": [], "counter_data": [], "custom_counters": [], "brews": [],
+        "reserves": [], "orgs": [], "counter_data": [], "custom_counters": [],
+        # the content packs COMP/CON must have, as it names them; the core content is none
+        "brews": [] if name == CORE else [f"{catalogue.title} @ {version}"],
         # COMP/CON's pilot loadout has 1 armour, 2 weapon and 3 gear slots, empty ones null (PilotLoadout).
         "loadout": {"id": str(uuid.uuid4()), "name": "Primary", "armor": _padded(gear["Armor"], 1),
                     "weapons": _padded(gear["Weapon"], 2), "gear": _padded(gear["Gear"], 3),
                     "extendedWeapons": [None], "extendedGear": [None, None]},
-        "mechs": [_mech(mech, pilot, catalogue, now) for mech in pilot.mechs],
+        # Hardpoint keeps no mech in use yet: the first is COMP/CON's active one
+        "mechs": [_mech(mech, pilot, catalogue, now, active=m == 0) for m, mech in enumerate(pilot.mechs)],
     }
 
 
-def _mech(mech, pilot: PilotBuild, catalogue: Catalogue, now: str) -> dict:
+def _mech(mech, pilot: PilotBuild, catalogue: Catalogue, now: str, active: bool) -> dict:
     frame = catalogue.items[mech.frame]
     stats = c.FrameStats(**{k: getattr(frame.stats, k) for k in c.FrameStats.__dataclass_fields__})
-    derived = {k: v for k, (v, _) in c.derived(stats, _clamp(pilot.ll, 0, c.MAX_LL), dict(pilot.hase)).items()}
-    mounts = [_mount(kind or "Main", loadout or MountLoadout(), catalogue)
+    ll = _clamp(pilot.ll, 0, c.MAX_LL)
+    derived = {k: v for k, (v, _) in c.derived(stats, ll, dict(pilot.hase),
+                                               extra=mech_bonuses(pilot, mech, catalogue, ll, c.grit(ll))).items()}
+    more = derived["limited_bonus"]
+    mounts = [_mount(kind or "Main", loadout or MountLoadout(), catalogue, more)
               for kind, loadout in zip_longest(frame.mounts, mech.mounts)]
     return {
         "id": str(uuid.uuid4()), "name": mech.name, "notes": "", "gm_note": "", "frame": mech.frame,
-        "active": False,
+        "active": active,
         # COMP/CON reads these as the mech's state now: at or over its maximum is undamaged, HP 0 loses structure.
         "current_structure": derived["structure"], "current_move": derived["speed"], "boost": 0,
         "current_hp": derived["hp"], "overshield": 0, "current_stress": derived["stress"], "current_heat": 0,
@@ -347,13 +355,14 @@ def _mech(mech, pilot: PilotBuild, catalogue: Catalogue, now: str) -> dict:
         "active_loadout_index": 0,
         # No integratedSystems / integratedMounts: COMP/CON then fills them from the frame (MechLoadout.Deserialize).
         "loadouts": [{"id": str(uuid.uuid4()), "name": "Primary",
-                      "systems": [_equipment(key) for key in mech.systems], "mounts": mounts,
+                      "systems": [_equipment(key, _uses(catalogue.items[key], more)) for key in mech.systems],
+                      "mounts": mounts,
                       "improved_armament": _mount("Flex"), "superheavy_mounting": _mount("Superheavy"),
                       "integratedWeapon": _mount("Aux"), "extraMounts": [], "extraIntegratedMounts": []}],
     }
 
 
-def _mount(kind: str, loadout=None, catalogue: Catalogue | None = None) -> dict:
+def _mount(kind: str, loadout=None, catalogue: Catalogue | None = None, more: int = 0) -> dict:
     sizes, extra_sizes = SLOTS.get(kind, (["Main"], []))
     slots = [{"size": size, "weapon": None} for size in sizes]
     extra = [{"size": size, "weapon": None} for size in extra_sizes]
@@ -365,20 +374,28 @@ def _mount(kind: str, loadout=None, catalogue: Catalogue | None = None) -> dict:
                             or catalogue.items[w[0]].mount in HOLDS[slot["size"]]), None)
             if fitting:
                 left.remove(fitting)
-                slot["weapon"] = _weapon(*fitting)
-        extra += [{"size": "Auxiliary", "weapon": _weapon(*w)} for w in left]  # kept, though no slot fits
+                slot["weapon"] = _weapon(*fitting, _uses(catalogue.items[fitting[0]], more))
+        extra += [{"size": "Auxiliary", "weapon": _weapon(*w, _uses(catalogue.items[w[0]], more))}
+                  for w in left]  # kept, though no slot fits
     return {"mount_type": kind, "lock": bool(loadout is not None and loadout.bracing and not loadout.weapons),
             "slots": slots, "extra": extra, "bonus_effects": [], "modifiable": True}
 
 
-def _weapon(key: str, mod: str | None) -> dict:
-    return {**_equipment(key), "loaded": True, "mod": _equipment(mod) if mod else None, "maxUseOverride": 0,
+def _weapon(key: str, mod: str | None, uses: int = 0) -> dict:
+    return {**_equipment(key, uses), "loaded": True, "mod": _equipment(mod) if mod else None, "maxUseOverride": 0,
             "selectedProfile": 0}
 
 
-def _equipment(key: str) -> dict:
-    return {"id": key, "destroyed": False, "cascading": False, "note": "", "uses": 0, "flavorName": "",
+def _equipment(key: str, uses: int = 0) -> dict:
+    return {"id": key, "destroyed": False, "cascading": False, "note": "", "uses": uses, "flavorName": "",
             "flavorDescription": "", "customDamageType": None}
+
+
+def _uses(item, more: int) -> int:
+    """The uses a Limited item has left at the start of a mission, as COMP/CON reads `uses`: its Limited value plus
+    the mech's Limited bonus (L-B08), none for an item without a number (the prototypes roll theirs at the table)."""
+    limited = tagged(item, "tg_limited")
+    return int(limited.val) + more if limited is not None and str(limited.val).isdigit() else 0
 
 
 def _padded(entries: list, size: int) -> list:
