@@ -155,6 +155,8 @@ def run() -> int:
     preview_bench(build, catalogue, client)
     megamercs_bench()
     ember_bench()
+    with override_settings(ROOT_URLCONF="bench.urls", DEBUG=False, ALLOWED_HOSTS=["testserver"]):
+        lancer_data_bench(client)
     throughput_bench(saved)
     print("\nGrowth with size: medians, each with its ratio to the smallest size's")
     anvil_growth(document, catalogue)
@@ -330,6 +332,55 @@ def ember_bench() -> None:
     floats, fractions = median_time(lambda: fresh(False), 30), median_time(lambda: fresh(True), 5, warmup=1)
     print(f"Ember a. a 9-die attack against 5 White + 5 Blue, exact: {fmt(floats)} in floats (target < 20 ms) "
           f"= {floats / baseline:.1f}x convolving the attack pool alone; {fmt(fractions)} in exact fractions")
+
+
+def lancer_data_bench(client) -> None:
+    """The official LANCER data (lancer-data, fetched from the npm registry): loaded as a player loads it, and a
+    pilot builder on it opening a mount's weapons chooser, timed alternately with the minimal view."""
+    import io
+    import zipfile
+
+    from django.core.cache import cache
+
+    from catalogue.loader import publish
+    from tests.html_forms import read_form
+    from tests.test_lancer_data import LANCER_DATA, fetch_lancer_data
+
+    try:
+        files = fetch_lancer_data()
+    except OSError as exc:
+        print(f"LANCER a. lancer-data {LANCER_DATA}: skipped, the npm registry cannot be reached ({exc})")
+        return
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in sorted(files.items()):
+            archive.writestr(name, data)
+    start = time.perf_counter()
+    published = publish(buffer.getvalue(), f"lancer-data-{LANCER_DATA}.lcp")
+    loaded = time.perf_counter() - start
+    print(f"LANCER a. lancer-data {LANCER_DATA} loaded whole ({published.own_items} items, read, checked and "
+          f"stored): {loaded:.2f} s (target < 2 s)")
+    url = "/new/lancer/pilot/"
+    client.get(f"{url}?pack_link={published.user_pack.share_url()}")
+    values, _ = read_form(client.get(f"{url}?pack={published.result.ref}").content.decode())
+    with_mech = urlencode({**values, "add-mech": ["mf_standard_pattern_i_everest"]}, doseq=True)
+    values, _ = read_form(client.post(url, with_mech, content_type=FORM).content.decode())
+    body = urlencode({**values, "view": ["chooser"], "chooser": ["mech-0-mount-0-weapon-0"]}, doseq=True)
+
+    def chooser():
+        return client.post(url, body, content_type=FORM, HTTP_HX_REQUEST="true")
+
+    def cold():
+        cache.clear()  # every choice of every picker tried again, as after an edit
+        return chooser()
+
+    assert chooser().status_code == 200
+    minimal = lambda: client.get("/bench/minimal")  # noqa: E731
+    warm, baseline = paired_time(chooser, minimal, 50)
+    tried, cold_baseline = paired_time(cold, minimal, 10, warmup=1)
+    print(f"LANCER b. on it, an Everest's weapons chooser, compared: {fmt(warm)} = {warm / baseline:.1f}x the minimal "
+          f"view (target within 12x) once the build's choices are tried; {fmt(tried)} = "
+          f"{tried / cold_baseline:.1f}x trying every choice of every picker first")
 
 
 def throughput_bench(saved) -> None:

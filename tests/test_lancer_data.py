@@ -103,20 +103,25 @@ def test_a_manifestless_zip_without_a_version_anywhere_is_refused_naming_the_fie
     assert read({**mini, "info.json": info}, "lancer-data-3.1.8.lcp").header.version == "3.1.8"
 
 
-@pytest.fixture(scope="module")
-def lancer_data(tmp_path_factory) -> dict[str, bytes]:
-    """lancer-data's lib/ files, fetched once from the npm registry; skipped only when it cannot be reached."""
-    try:
-        with urllib.request.urlopen(TARBALL, timeout=30) as answer:
-            raw = answer.read()
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        pytest.skip(f"the npm registry cannot be reached ({exc}); lancer-data {LANCER_DATA} not fetched")
+def fetch_lancer_data() -> dict[str, bytes]:
+    """lancer-data's lib/ files, from the npm registry (OSError when it cannot be reached)."""
+    with urllib.request.urlopen(TARBALL, timeout=30) as answer:
+        raw = answer.read()
     files = {}
     with tarfile.open(fileobj=io.BytesIO(raw), mode="r:gz") as archive:
         for member in archive.getmembers():
             if member.isfile() and member.name.startswith("package/lib/") and member.name.endswith(".json"):
                 files[member.name.removeprefix("package/lib/")] = archive.extractfile(member).read()
     return files
+
+
+@pytest.fixture(scope="module")
+def lancer_data() -> dict[str, bytes]:
+    """Fetched once; skipped only when the registry cannot be reached."""
+    try:
+        return fetch_lancer_data()
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        pytest.skip(f"the npm registry cannot be reached ({exc}); lancer-data {LANCER_DATA} not fetched")
 
 
 def test_every_entry_of_lancer_data_loads(lancer_data):
