@@ -182,3 +182,26 @@ def test_the_compcon_export_writes_uses_left_the_packs_used_and_the_active_mech(
     assert exported["brews"] == ["Hardpoint mini core @ 0.1.0"]
     assert [m["active"] for m in exported["mechs"]] == [True, False]
 
+
+
+def test_unmodelled_fields_holding_anything_count_for_nothing(mini):
+    """Fields kept as they came (`bonuses`, `integrated`) may hold anything in a pack: nothing but lancer-data's
+    shapes counts, and nothing breaks the check."""
+    from catalogue.rulesets.lancer import rules
+
+    frames = json.loads(mini["frames.json"])
+    for frame in frames:
+        frame["core_system"]["integrated"] = 7
+        for trait in frame["traits"]:
+            trait["bonuses"] = "hp"
+    systems = json.loads(mini["systems.json"])
+    for system in systems:
+        system["bonuses"] = [5, None, {"id": "hp"}, {"id": "hp", "val": {"deep": 1}}, {"id": 3, "val": 2}]
+    systems[1]["bonuses"] = 5  # Personalizations
+    pack = read({**mini, "frames.json": json.dumps(frames).encode(), "systems.json": json.dumps(systems).encode()},
+                "hardpoint-mini.lcp")
+    document = {"format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": pack.header.ref,
+                "name": "Test", "mechs": [{"name": "E", "frame": "mf_standard_pattern_i_everest",
+                                           "mounts": [{"weapons": []}] * 3, "systems": ["ms_personalizations"]}]}
+    mech = rules.validate(document, pack.catalogue).detail["mechs"][0]
+    assert mech["stats"]["hp"]["value"] == 10

@@ -164,8 +164,9 @@ def bonuses(entries: list, source: str, ll: int, grit_: int) -> list[Bonus]:
     README). Bonuses scoped to weapons or damage types, and dice lists (Overcharge), are effects on attacks, which
     the sheet keeps as text."""
     found = []
-    for entry in entries or []:
-        data = entry if isinstance(entry, dict) else getattr(entry, "model_dump", lambda: {})()
+    for data in entries:
+        if not isinstance(data, dict):
+            continue
         if any(data.get(scope) for scope in ("weapon_types", "weapon_sizes", "damage_types", "range_types")):
             continue
         value = _number(data.get("val"), ll, grit_)
@@ -232,12 +233,19 @@ def superheavy_fits(mounts: list[str]) -> bool:
 def granted(catalogue) -> set[str]:
     """Items that come with something else, never picked on their own: a frame's integrated weapons and systems,
     and what a talent rank gives (its `integrated` and `special_equipment`, the items marked `talent_item`)."""
-    given = {key for frame in catalogue.of("frame") for key in getattr(frame.core_system, "integrated", None) or []}
+    given = {key for frame in catalogue.of("frame") for key in listed(frame.core_system, "integrated")}
     for talent in catalogue.of("talent"):
         for rank in talent.ranks:
-            given.update(getattr(rank, "integrated", None) or [])
-            given.update(getattr(rank, "special_equipment", None) or [])
+            given.update(listed(rank, "integrated"))
+            given.update(listed(rank, "special_equipment"))
     return given | {key for key, item in catalogue.items.items() if (item.model_extra or {}).get("talent_item") is True}
+
+
+def listed(part, field: str) -> list:
+    """An LCP field kept as it came (not modelled), read as the list lancer-data writes there: a pack may hold
+    anything in it, which counts for nothing."""
+    value = (part.model_extra or {}).get(field)
+    return [entry for entry in value if isinstance(entry, (str, dict))] if isinstance(value, list) else []
 
 
 def licensed(licence_level: int, licence: str | None, ranks: dict[str, int]) -> bool:

@@ -108,12 +108,12 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
 def pilot_stats(pilot: PilotBuild, catalogue: Catalogue, ll: int, grit: int) -> dict[str, Stat]:
     """The pilot on foot: base HP, Evasion, E-Defense and Speed (L-R05), which pilot armour's bonuses add to or set
     (`replace`), and Armor from it; talents' pilot bonuses too."""
-    found = [b for key in pilot.gear for b in c.bonuses(getattr(catalogue.items[key], "bonuses", None),
+    found = [b for key in pilot.gear for b in c.bonuses(c.listed(catalogue.items[key], "bonuses"),
                                                         catalogue.items[key].name, ll, grit)]
     for key, rank in pilot.talents.items():
         talent = catalogue.items[key]
         for held in talent.ranks[:rank]:
-            found += c.bonuses(getattr(held, "bonuses", None), f"{talent.name}: {held.name}", ll, grit)
+            found += c.bonuses(c.listed(held, "bonuses"), f"{talent.name}: {held.name}", ll, grit)
     stats = {"pilot_hp": [PILOT_HP + grit, f"{PILOT_HP} + Grit {grit}"], "pilot_armor": [0, "none worn"],
              "pilot_evasion": [PILOT_EVASION, f"{PILOT_EVASION}"], "pilot_edef": [PILOT_EDEF, f"{PILOT_EDEF}"],
              "pilot_speed": [PILOT_SPEED, f"{PILOT_SPEED}"]}
@@ -136,13 +136,13 @@ def mech_bonuses(pilot: PilotBuild, mech, catalogue: Catalogue, ll: int, grit: i
     items, found = catalogue.items, []
     frame = items[mech.frame]
     for trait in frame.traits:
-        found += c.bonuses(getattr(trait, "bonuses", None), f"{frame.name}: {trait.name}", ll, grit)
+        found += c.bonuses(c.listed(trait, "bonuses"), f"{frame.name}: {trait.name}", ll, grit)
     for key in [*mech.systems, *pilot.core_bonuses]:
-        found += c.bonuses(getattr(items[key], "bonuses", None), items[key].name, ll, grit)
+        found += c.bonuses(c.listed(items[key], "bonuses"), items[key].name, ll, grit)
     for key, rank in pilot.talents.items():
         talent = items[key]
         for held in talent.ranks[:rank]:
-            found += c.bonuses(getattr(held, "bonuses", None), f"{talent.name}: {held.name}", ll, grit)
+            found += c.bonuses(c.listed(held, "bonuses"), f"{talent.name}: {held.name}", ll, grit)
     return found
 
 
