@@ -1,6 +1,7 @@
 """JSON API. Errors are JSON with a status code and a reason; nothing is saved on any error."""
 from __future__ import annotations
 
+from dataclasses import asdict
 from functools import wraps
 from pathlib import PurePosixPath
 from typing import Any
@@ -13,7 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from catalogue.loader import PackConflict, catalogue_for, find_pack, latest_pack, latest_pack_with, publish
 from catalogue.models import Pack, UserPack
 from catalogue.rulesets import ACTIVE, COMING
-from catalogue.rulesets.base import BuildError, PackError, PackUnreadable
+from catalogue.rulesets.base import BuildError, PackError, PackUnreadable, pack_refs
 from catalogue.rulesets.packs import MAX_UPLOAD
 
 from . import changes, exchange, store
@@ -166,11 +167,12 @@ def import_other(request, format: str):
     """Another app's file (`/api/import/compcon`) saved as a build: the same reply as POST /api/builds, and the
     ids no loaded pack knows, left out (`?pack=` names a pack that may hold them)."""
     read_json(request)  # the same limits and JSON checks as a build
-    checked, unknown = exchange.read(format, request.body, request.GET.get("pack", ""))
-    build = store.create(checked)
+    imported = exchange.read(format, request.body, request.GET.get("pack", ""))
+    build = store.create(imported.checked)
     return JsonResponse({**build_urls(request, build), "share_id": build.share_id, "edit_token": build.edit_token,
-                         "version": build.version, "report": checked.report.as_dict(),
-                         "unknown": exchange.unknown_as_dicts(unknown)}, status=201)
+                         "version": build.version, "report": imported.checked.report.as_dict(),
+                         "packs": pack_refs(build.pack_ref), "missing_packs": imported.missing,
+                         "unknown": exchange.unknown_as_dicts(imported.unknown)}, status=201)
 
 
 @endpoint("GET", "PUT", "DELETE")
@@ -256,6 +258,7 @@ def packs(request, token: str | None = None):
     title, category; `filename` names a game's own format, kit.lcp) or multipart/form-data with `file` and those
     fields. 201 when loaded, 200 when that
     version was already loaded with the same content; 422 names every problem; nothing is saved on an error.
+    Entries that could not be read are left out and listed in `skipped` ({file, category, id, field, message}).
     """
     if token is not None:
         get_object_or_404(UserPack, edit_token=token)
@@ -292,7 +295,8 @@ def packs(request, token: str | None = None):
                          "status": result.status,
                          "share_url": request.build_absolute_uri(owner.share_url()),
                          "edit_url": request.build_absolute_uri(owner.get_absolute_url()),
-                         "edit_token": owner.edit_token}, status=201 if result.status == "created" else 200)
+                         "edit_token": owner.edit_token, "skipped": [asdict(entry) for entry in published.skipped]},
+                        status=201 if result.status == "created" else 200)
 
 
 def pack_problems(error: PackError) -> list[dict[str, str]]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from catalogue.loader import catalogue_by_ref, newest_version
 from catalogue.models import Pack
-from catalogue.rulesets.base import BuildError, issue_path
+from catalogue.rulesets.base import BuildError, issue_path, pack_refs, pack_set
 
 from . import store
 
@@ -22,12 +22,20 @@ MAX_ADDED = 200  # a new version may add thousands of items; the list names the 
 
 
 def newer_pack(ref: str) -> Pack | None:
-    """The newest loaded version of this build's pack, when it is newer than the one it pins."""
-    name, _, version = ref.partition("@")
-    newest = newest_version(name)
-    if newest is None or not version.replace(".", "").isdigit():
-        return None
-    return newest if newest.semver > tuple(int(n) for n in version.split(".")) else None
+    """The newest loaded version of one of this build's packs (the base first), when newer than the one it pins."""
+    return next(iter(newer_packs(ref)), None)
+
+
+def newer_packs(ref: str) -> list[Pack]:
+    """Of each of a build's packs, base first, the newest loaded version when it is newer than the one pinned."""
+    found = []
+    for pinned in pack_refs(ref):
+        name, _, version = pinned.partition("@")
+        newest = newest_version(name)
+        if newest is not None and version.replace(".", "").isdigit() and \
+                newest.semver > tuple(int(n) for n in version.split(".")):
+            found.append(newest)
+    return found
 
 
 def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
@@ -106,6 +114,9 @@ def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
             if new.categories.get(key) != old.categories.get(key)]
     copy = deepcopy(document)
     copy["pack"] = new.pack
+    if new.extensions:
+        copy["extensions"] = list(new.extensions)
+    moved_to = next((ref for ref in pack_refs(new.ref) if ref not in pack_refs(old.ref)), new.pack)
     # Places emptied where they stand first: that moves nothing, and a paired removal may then take one of them out
     # (a weapon with its mod). Then later list entries before earlier ones, so the indexes of earlier ones hold.
     # A place is emptied once, however many of its items are gone (a Mech whose Part and Pilot both went).
@@ -115,29 +126,35 @@ def upgraded(document: dict[str, Any], kind, old, new) -> Upgraded:
     emptied = [{"path": issue_path(where), "key": key, "name": old.items[key].name if key in old.items else key}
                for _, where, key, _ in gone]
     # HP-UPGRADE: the build keeps a note of each until its player dismisses it.
-    copy["removed"] = [*document.get("removed", []), *({**e, "pack": new.pack} for e in emptied)][-50:]
+    copy["removed"] = [*document.get("removed", []), *({**e, "pack": moved_to} for e in emptied)][-50:]
     return Upgraded(copy, emptied)
 
 
 def versions(from_ref: str, to_ref: str) -> tuple[Any, Any]:
-    """The catalogues of a build's pack and of another loaded version of that same pack. Any other pack is refused:
-    "what changed" lists its items to anyone with the build's share link, and an uploaded pack is read through its
-    own link only."""
-    old, new = catalogue_by_ref(from_ref), catalogue_by_ref(to_ref)
-    if old is None or new is None or new.ruleset != old.ruleset or new.pack.split("@")[0] != old.pack.split("@")[0]:
-        raise BuildError([{"path": "pack", "message": f"{to_ref[:60]} is no loaded version of this build's pack "
-                                                      f"{from_ref[:60]}"}])
+    """The catalogues of a build's packs and of the same packs with one of them at another loaded version. Any
+    other pack is refused: "what changed" lists its items to anyone with the build's share link, and an uploaded
+    pack is read through its own link only."""
+    pinned = pack_refs(from_ref)
+    name = to_ref.partition("@")[0]
+    moved = [to_ref if ref.partition("@")[0] == name else ref for ref in pinned]
+    old = catalogue_by_ref(from_ref)
+    new = catalogue_by_ref(pack_set(moved[0], moved[1:]))
+    if old is None or new is None or new.ruleset != old.ruleset or to_ref not in moved:
+        raise BuildError([{"path": "pack", "message": f"{to_ref[:60]} is no loaded version of one of this build's "
+                                                      f"packs {from_ref[:60]}"}])
     return old, new
 
 
 def compare(document: dict[str, Any], kind, to_ref: str) -> dict[str, Any]:
     """The changes API's answer: items changed, removed and added, and the issues before and after."""
-    old, new = versions(document["pack"], to_ref)
+    old, new = versions(pack_set(document["pack"], document.get("extensions", ())), to_ref)
     used = {key for _, _, key in kind.items_used(document)}
     before = store.check(document).report
     moved = upgraded(document, kind, old, new)
     after = store.check(moved.document).report
-    return {"from": old.pack, "to": new.pack, "items": item_changes(old, new, used),
+    name = to_ref.partition("@")[0]
+    moved_from, moved_to = (next(ref for ref in pack_refs(c.ref) if ref.partition("@")[0] == name) for c in (old, new))
+    return {"from": moved_from, "to": moved_to, "items": item_changes(old, new, used),
             "issues_before": [i.as_dict() for i in before.issues],
             "issues_after": [i.as_dict() for i in after.issues],
             "emptied": moved.emptied, "legal_before": before.legal, "legal_after": after.legal}

@@ -16,7 +16,7 @@ class Build(models.Model):
     ruleset = models.SlugField(max_length=40)
     kind = models.SlugField(max_length=40)
     name = models.CharField(max_length=80)
-    pack_ref = models.CharField(max_length=100)
+    pack_ref = models.CharField(max_length=1000)  # the base pack, then its extensions
     document = models.JSONField()
     # Bumped on every save; an edit based on an older version is refused (409), never merged.
     version = models.PositiveIntegerField(default=1)
@@ -55,7 +55,7 @@ class BuildVersion(models.Model):
     build = models.ForeignKey(Build, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
     name = models.CharField(max_length=80)
-    pack_ref = models.CharField(max_length=100)
+    pack_ref = models.CharField(max_length=1000)  # the base pack, then its extensions
     document = models.JSONField()
     legal = models.BooleanField(default=False)
     verdict = models.CharField(max_length=12, choices=VERDICTS, default="illegal")

@@ -13,13 +13,14 @@ from catalogue.loader import Published, catalogue_for, publish
 from catalogue.models import UserPack
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.base import PackError
-from catalogue.rulesets.packs import MAX_UPLOAD
+from catalogue.rulesets.packs import MAX_UPLOAD, Skipped, left_out
 from catalogue.views import items_table
 
 from .kinds import PAGES
 from .session import keep_pack, my_packs
 
 LONE_CSV = ("ruleset", "name", "version", "title", "category", "extends")
+SKIPPED_OPEN = 10  # more problems than this are listed collapsed, so that they do not bury the pack's page
 
 
 # The games' own pack formats, each by its suffix and the ruleset that reads it.
@@ -70,6 +71,14 @@ def items(published: Published) -> str:
     return f"{count} added to {published.extends}" if published.extends else count
 
 
+def _left_out(request, published: Published) -> None:
+    """Say that the pack loaded without the entries it could not read, which its page lists."""
+    if published.skipped:
+        count = left_out(published.skipped)
+        messages.warning(request, f"Loaded {items(published)}; {count} entr{'ies' if count != 1 else 'y'} could not "
+                                  f"be read: see “What this pack could not read” below.")
+
+
 def upload(request):
     """Upload a new pack; the packs this browser has uploaded or opened are listed beside the form."""
     form = UploadForm(request.POST or None, request.FILES or None)
@@ -79,6 +88,7 @@ def upload(request):
             keep_pack(request, published.user_pack, owned=True)
             messages.success(request, f"Uploaded {published.result.ref} ({items(published)}). "
                                       "Bookmark this page: its address is the link that publishes new versions.")
+            _left_out(request, published)
             return redirect(published.user_pack)
     return render(request, "packs/upload.html", {"form": form, "mine": my_packs(request), "max_upload": MAX_UPLOAD, "game_formats": GAME_FORMATS},
                   status=422 if form.errors else 200)
@@ -100,6 +110,7 @@ def edit(request, token: str):
             keep_pack(request, user_pack, owned=True)
             verb = "Published" if published.result.status == "created" else "Already published:"
             messages.success(request, f"{verb} {published.result.ref} ({items(published)}).")
+            _left_out(request, published)
             return redirect(user_pack)
     keep_pack(request, user_pack, owned=True)
     return _pack_page(request, user_pack, editing=True, form=form)
@@ -123,6 +134,7 @@ def _pack_page(request, user_pack: UserPack, editing: bool, form: UploadForm | N
     category = request.GET.get("category") or next(iter(categories), "")
     if categories and category not in categories:
         raise Http404("No such category in this pack")
+    skipped = [Skipped(**entry) for entry in pack.skipped]
     builds = [{"page": page, "url": f"{reverse('build-new', args=[key, kind])}?pack={pack.ref}"}
               for (key, kind), page in PAGES.items() if key == spec.key and page.kind.pack_category in held]
     return render(request, "packs/pack.html", {
@@ -130,6 +142,7 @@ def _pack_page(request, user_pack: UserPack, editing: bool, form: UploadForm | N
         "user_pack": user_pack,
         "versions": [{"pack": v, "own": v.items.count() - (v.extends.items.count() if v.extends else 0)}
                      for v in versions], "newest": versions[0], "builds": builds,
+        "skipped": skipped, "skipped_entries": left_out(skipped), "skipped_open": len(skipped) <= SKIPPED_OPEN,
         "editing": editing, "form": form, "max_upload": MAX_UPLOAD, "game_formats": GAME_FORMATS,
         "share_url": request.build_absolute_uri(user_pack.share_url()),
         "edit_url": request.build_absolute_uri(user_pack.get_absolute_url()) if editing else "",

@@ -13,7 +13,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from catalogue.loader import catalogue_by_ref
+from catalogue.loader import catalogue_by_ref, pack_set_problems
 from catalogue.rulesets import house_rules, resolve
 from catalogue.rulesets.base import BuildError, Catalogue, Linked, Report
 from catalogue.rulesets.reading import Unreadable, loads_json
@@ -80,9 +80,10 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
     ruleset, kind = resolve(document)
     build = kind.parse(document)
     house_rules.check(ruleset.house_rules(), ruleset.rules(), build.house_rules)
-    catalogue = catalogue_by_ref(build.pack)
+    catalogue = catalogue_by_ref(build.pack_set)
     if catalogue is None:
-        raise BuildError([{"path": "pack", "message": f"pack {build.pack} is not loaded here"}])
+        raise BuildError(pack_set_problems(build.pack_set)
+                         or [{"path": "pack", "message": f"pack {build.pack} is not loaded here"}])
     if catalogue.ruleset != ruleset.key or kind.pack_category not in catalogue.categories.values():
         raise BuildError([{"path": "pack", "message": f"pack {build.pack} has no {ruleset.name} "
                                                       f"{kind.label} parts"}])
@@ -101,8 +102,17 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
             report.add("HP-UPGRADE", "warning", removed.path, f"{removed.name} is not in {removed.pack}: the upgrade "
                                                               f"took it out. Choose what goes in its place, then "
                                                               f"dismiss this.")
+    _collisions(report, catalogue, {key for _, _, key in kind.items_used(parsed)})
     house_rules.apply_severity(report, build.house_rules.get("severity", {}))
     return Checked(parsed, ruleset, kind, catalogue, report, build, linked)
+
+
+def _collisions(report, catalogue, used: set[str]) -> None:
+    """HP-PACKS: an id two of the build's packs define is named; a warning where the build uses it."""
+    for clash in catalogue.collisions:
+        report.add("HP-PACKS", "warning" if clash.key in used else "info", "extensions",
+                   f"{clash.dropped} and {clash.kept} both have '{clash.key}'; {clash.name} is read from "
+                   f"{clash.kept}.", "Leave out one of the packs, or keep the order that reads the item you mean.")
 
 
 def verdict(checked: Checked, to_fit: Collection[str] = ()) -> str:
@@ -239,7 +249,7 @@ def create(checked: Checked, forked_from: Build | None = None) -> Build:
     doc = checked.document
     with transaction.atomic():
         build = Build.objects.create(
-            ruleset=doc["ruleset"], kind=doc["kind"], name=doc["name"], pack_ref=doc["pack"], document=doc,
+            ruleset=doc["ruleset"], kind=doc["kind"], name=doc["name"], pack_ref=checked.build.pack_set, document=doc,
             legal=checked.report.legal, verdict=verdict(checked), forked_from=forked_from)
         record(build)
     return build
@@ -285,7 +295,7 @@ def update(build: Build, checked: Checked, based_on: int) -> Build:
     with transaction.atomic():
         # update() skips auto_now: the time of this save is set here, or pages keep showing the first save's.
         changed = Build.objects.filter(pk=build.pk, version=based_on).update(
-            name=doc["name"], pack_ref=doc["pack"], document=doc, legal=checked.report.legal,
+            name=doc["name"], pack_ref=checked.build.pack_set, document=doc, legal=checked.report.legal,
             verdict=verdict(checked), version=F("version") + 1, updated_at=timezone.now())
         if not changed:
             current = Build.objects.filter(pk=build.pk).values_list("version", flat=True).first()
@@ -317,7 +327,8 @@ def copy(source: Build, deep: bool = False) -> list[Build]:
             for link in kind.links:
                 document = link.relinked(document, new_ids)
             name = original.name if original.name.endswith("(copy)") else f"{original.name} (copy)"
-            document = {**document, "name": name[:80]}
+            # A copy is a new build elsewhere too: it does not write back into the other app's file (its ids).
+            document = {**{k: v for k, v in document.items() if k != "kept"}, "name": name[:80]}
             copies.append(Build.objects.create(
                 share_id=new_ids[original.share_id], ruleset=original.ruleset, kind=original.kind, name=name[:80],
                 pack_ref=original.pack_ref, document=document, forked_from=original))

@@ -29,6 +29,7 @@ urlpatterns = [
     path("b/<str:token>/delete", views.delete_build, name="build-delete"),
     path("b/<str:token>/changes/", views.edit_changes, name="build-edit-changes"),
     path("b/<str:token>/upgrade", views.upgrade, name="build-upgrade"),
+    path("b/<str:token>/packs", views.build_packs, name="build-packs"),
     path("s/<str:share_id>/", views.share, name="build-share"),
     path("s/<str:share_id>.json", views.share_json, name="build-json"),
     path("s/<str:share_id>.pdf", views.share_pdf, name="build-pdf"),

@@ -18,10 +18,10 @@ from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from catalogue.loader import catalogue_by_ref, find_pack, latest_pack
+from catalogue.loader import catalogue_by_ref, find_pack, latest_pack, pack_set_problems
 from catalogue.models import Pack, UserPack
 from catalogue.rulesets import ACTIVE, COMING, EXCHANGES
-from catalogue.rulesets.base import BuildError
+from catalogue.rulesets.base import BuildError, pack_refs
 
 from . import changes, exchange, forms, rosters, store, tasks
 from .errors import bad_input, go_to
@@ -63,17 +63,18 @@ def home(request):
 
 def new_build(request, ruleset: str, kind: str):
     page = page_for(ruleset, kind)
-    pack = chosen_pack(request, page) or latest_pack(ruleset, kind)
-    if pack is None:
+    if request.method == "GET" and "pack_link" in request.GET:
+        return redirect(_pack_from_link(request, page))
+    pack_set = chosen_packs(request, page) or getattr(latest_pack(ruleset, kind), "ref", None)
+    if pack_set is None:
         raise Http404("No pack loaded for this kind of build; run `python manage.py load_catalogue`.")
+    pack = find_pack(pack_set)  # the base, whose examples the page offers
     if request.method == "GET":
-        if "pack_link" in request.GET:
-            return redirect(_pack_from_link(request, page))
         if "discard" in request.GET:
             forget_draft(request, draft_page(request.path, request.GET["discard"]))
             return redirect(request.path)
         token = draft_token(request.GET.get("draft")) or new_draft_token()
-        document = page.blank(pack.ref)
+        document = page.blank(pack_set)
         example = request.GET.get("example")
         if example is not None:
             try:
@@ -82,17 +83,17 @@ def new_build(request, ruleset: str, kind: str):
                 raise Http404("No such example") from None
             if document.get("kind", page.ruleset.kinds[0].key) != page.kind.key:
                 raise Http404(f"That example is not a {page.kind.label}")
-        elif restored := _restored_draft(request, page, pack.ref, page_address=draft_page(request.path, token)):
+        elif restored := _restored_draft(request, page, pack_set, page_address=draft_page(request.path, token)):
             return page.render(request, restored[0], build=None, dirty=True, draft_restored=restored[1],
-                               pack_options=pack_options(request, page), draft=token)
+                               pack_options=pack_options(request, page, pack_set), draft=token)
         resumable = None if "draft" in request.GET else _resumable(request)
-        return page.render(request, store.check(document), build=None, pack_options=pack_options(request, page),
-                           draft=token, resumable=resumable)
+        return page.render(request, store.check(document), build=None, draft=token, resumable=resumable,
+                           pack_options=pack_options(request, page, pack_set))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     notices: list[str] = []
     try:
-        pack_ref = request.POST.get("pack", pack.ref)
+        pack_ref = request.POST.get("pack", pack_set)
         catalogue = _new_build_catalogue(request, pack_ref)
         checked = store.check(page.read_post(request.POST, pack_ref, catalogue, request, notices))
     except BuildError as error:
@@ -135,47 +136,57 @@ def new_draft_token() -> str:
 
 
 def _new_build_catalogue(request, pack_ref: str):
-    """The pack a new build's form names, if this browser may build on it (see session.may_build_on)."""
+    """The packs a new build's form names, if this browser may build on each (see session.may_build_on)."""
+    pack_ref = str(pack_ref)[:1000]
     catalogue = catalogue_by_ref(pack_ref)
-    if catalogue is not None and catalogue.source not in Pack.PUBLIC:
-        found = find_pack(pack_ref)
-        catalogue = catalogue if found is not None and may_build_on(request, found) else None
     if catalogue is None:
-        raise BuildError([{"path": "pack", "message": f"pack {pack_ref[:60]} is not loaded here, or is an uploaded "
-                                                      f"pack whose share link this browser has not opened"}])
+        raise BuildError(pack_set_problems(pack_ref) or [{"path": "pack", "message": f"pack {pack_ref[:60]} is "
+                                                                                       f"not loaded here"}])
+    if catalogue.source not in Pack.PUBLIC:
+        for path, ref in zip(["pack", *(f"extensions[{i}]" for i in range(len(catalogue.extensions)))],
+                             pack_refs(catalogue.ref)):
+            found = find_pack(ref)
+            if found.source not in Pack.PUBLIC and not may_build_on(request, found):
+                raise BuildError([{"path": path, "message": f"{ref[:60]} is an uploaded pack whose share link "
+                                                            f"this browser has not opened"}])
     return catalogue
 
 
-def pack_options(request, page) -> list[dict]:
-    """The packs a new build may start on besides the default: this browser's uploaded packs of the ruleset
-    whose newest version holds the kind's items."""
-    return [row for row in my_packs(request, page.ruleset.key)
-            if row["latest"].items.filter(category=page.kind.pack_category).exists()]
+def pack_options(request, page, pack_set: str) -> dict[str, list[dict]]:
+    """This browser's uploaded packs of the ruleset: those a new build may start on (their newest version holds
+    the kind's items), and those it may add as an extension (any not among its packs yet)."""
+    rows, refs = my_packs(request, page.ruleset.key), pack_refs(pack_set)
+    return {"start": [row for row in rows if row["latest"].items.filter(category=page.kind.pack_category).exists()],
+            "add": [row for row in rows if row["latest"].ref not in refs]}
 
 
 def _pack_from_link(request, page) -> str:
-    """A pasted pack share link (or its id) as the new-build address on that pack's newest version."""
+    """A pasted pack share link (or its id) as the new-build address on that pack's newest version: on it alone,
+    or added to the packs the build has (`extend`)."""
     owner = UserPack.by_link(request.GET.get("pack_link", ""))
     newest = owner.newest() if owner else None
     if newest is None:
         raise Http404("That is not a pack's share link here.")
     keep_pack(request, owner)
-    return f"{request.path}?pack={newest.ref}"
+    kept = str(request.GET.get("pack", ""))[:1000]
+    return f"{request.path}?pack={f'{kept},' if 'extend' in request.GET and kept else ''}{newest.ref}"
 
 
-def chosen_pack(request, page) -> Pack | None:
-    """The pack a new build starts on when the link names one (`?pack=name@version`, from an uploaded pack's
-    page); it must be of the page's ruleset and hold the kind's items."""
-    ref = request.GET.get("pack")  # a form sends its own `pack` field, read with the rest of the form
+def chosen_packs(request, page) -> str | None:
+    """The packs a new build starts on when the link names them (`?pack=name@version`, from an uploaded pack's
+    page, or a base and its extensions separated by commas); of the page's ruleset, holding the kind's items."""
+    ref = request.GET.get("pack")
     if not ref:
         return None
-    pack = find_pack(ref[:100])
-    if pack is None or pack.ruleset.key != page.ruleset.key or not pack.items.filter(
-            category=page.kind.pack_category).exists():
+    if request.GET.get("extend"):  # the pack-choice form's "Add": one more pack after those the build has
+        ref = f"{ref},{request.GET['extend']}"
+    try:
+        catalogue = _new_build_catalogue(request, ref)
+    except BuildError as error:
+        raise Http404(f"{error.problems[0]['message']}: open its share link first, or paste it under Pack") from None
+    if catalogue.ruleset != page.ruleset.key or page.kind.pack_category not in catalogue.categories.values():
         raise Http404(f"No pack {ref[:60]} for a {page.ruleset.name} {page.kind.label}")
-    if not may_build_on(request, pack):
-        raise Http404(f"{ref[:60]} is an uploaded pack: open its share link first, or paste it under Pack")
-    return pack
+    return catalogue.ref
 
 
 @never_cache  # the edit link is the key to the build: no cache keeps a copy of the page
@@ -196,8 +207,8 @@ def edit_build(request, token: str):
     notices: list[str] = []
     store.check_saved(build)  # a build whose pack is gone cannot be edited here (409)
     try:
-        document = page.read_post(request.POST, build.pack_ref, catalogue_by_ref(build.pack_ref),
-                                           request, notices)
+        document = carried(page.read_post(request.POST, build.pack_ref, catalogue_by_ref(build.pack_ref),
+                                          request, notices), build)
         checked = store.check(document)
         based_on = forms.whole_number(request.POST, "version", low=0)
     except BuildError as error:
@@ -348,6 +359,14 @@ def _filename(build: Build) -> str:
     return safe or build.kind
 
 
+def carried(document: dict, build: Build | None) -> dict:
+    """A document from a saved build's form, with what no form holds carried from the build: the file another
+    app's import kept (BuildDocument.kept), too big to post with every edit."""
+    if build is not None and build.document.get("kept"):
+        return {**document, "kept": build.document["kept"]}
+    return document
+
+
 def _restored_draft(request, page, pack_ref: str, build: Build | None = None, page_address: str = ""):
     """The unsaved changes this browser left on this builder page (checked, and when), unless no longer readable
     or made stale by a save since."""
@@ -362,7 +381,7 @@ def _restored_draft(request, page, pack_ref: str, build: Build | None = None, pa
             catalogue = _new_build_catalogue(request, pack_ref)
         elif (catalogue := catalogue_by_ref(pack_ref)) is None:
             raise BuildError([{"path": "pack", "message": "pack not loaded"}])
-        checked = store.check(page.read_post(form, pack_ref, catalogue, request, []))
+        checked = store.check(carried(page.read_post(form, pack_ref, catalogue, request, []), build))
     except BuildError:
         checked = None
     if checked is None or (build is not None and (form.get("version") != str(build.version)
@@ -377,7 +396,7 @@ def roster_search(request, ruleset: str, kind: str):
     name holds the text, or the build a pasted link names (or why it cannot be added)."""
     page = page_for(ruleset, kind)
     roster = page.roster_for(str(request.GET.get("field", ""))[:40])
-    catalogue = catalogue_by_ref(str(request.GET.get("pack", ""))[:100])
+    catalogue = catalogue_by_ref(str(request.GET.get("pack", ""))[:1000])
     if roster is None or catalogue is None or catalogue.ruleset != ruleset:
         raise Http404("No such roster on this page, or its pack is not loaded")
     text = str(request.GET.get(roster.field, ""))[:200]
@@ -427,7 +446,7 @@ def import_build(request):
     upload = request.FILES.get("file")
     text = request.POST.get("json", "")
     other = request.POST.get("format", "")
-    unknown = []
+    unknown, missing = [], []
     try:
         if upload is not None:
             if upload.size > settings.HARDPOINT_MAX_BODY:
@@ -438,14 +457,21 @@ def import_build(request):
         else:
             raise BuildError([{"path": "file", "message": "choose a build JSON file or paste one"}])
         if other:
-            checked, unknown = exchange.read(other, raw, request.POST.get("pack", ""))
+            imported = exchange.read(other, raw, request.POST.get("pack", ""), [r["latest"] for r in my_packs(request)])
+            checked, unknown, missing = imported.checked, imported.unknown, imported.missing
         else:
             checked = store.check(store.decode(raw))
     except BuildError as error:
         return render(request, "bad_input.html", {"problems": error.problems, "importing": True}, status=422)
     build = store.create(checked)
     keep(request, build)
-    messages.success(request, f"Imported “{build.name}”.")
+    extensions = pack_refs(build.pack_ref)[1:]
+    messages.success(request, f"Imported “{build.name}” on {pack_refs(build.pack_ref)[0]}"
+                              + (f" with {', '.join(extensions)}." if extensions else "."))
+    if missing:
+        messages.warning(request, f"The file names content not loaded here: {', '.join(missing)}. Upload "
+                                  f"{'it' if len(missing) == 1 else 'them'} as a pack (an .lcp loads as it is), then "
+                                  f"import again.")
     if unknown:
         listed = "; ".join(f"{u.id} ({u.where})" for u in unknown[:40])
         messages.warning(request, f"Left out {len(unknown)} id{'s' if len(unknown) != 1 else ''} no loaded pack knows: "
@@ -496,6 +522,43 @@ def edit_changes(request, token: str):
 
 
 @require_POST
+def build_packs(request, token: str):
+    """Add an extension to a saved build (a pack this browser has, or a pasted share link) or take one off, as a
+    new build version; one the build still uses an item of stays, and says which."""
+    build = get_object_or_404(Build, edit_token=token)
+    refs = pack_refs(build.pack_ref)
+    try:
+        if (removed := str(request.POST.get("remove", ""))[:100]) in refs[1:]:
+            refs.remove(removed)
+            kept = catalogue_by_ref(",".join(refs))
+            used = [key for _, _, key in page_for(build.ruleset, build.kind).kind.items_used(build.document)
+                    if kept is not None and key not in kept.items]
+            if used:
+                raise BuildError([{"path": "remove", "message": f"{removed} holds what the build uses: "
+                                                                f"{', '.join(sorted(set(used))[:8])}; take those "
+                                                                f"out first"}])
+        else:
+            owner = UserPack.by_link(str(request.POST.get("extend", ""))[:200])
+            added = owner.newest() if owner else find_pack(str(request.POST.get("extend", ""))[:100])
+            if added is None or not may_build_on(request, added) or added.ref in refs:
+                raise BuildError([{"path": "extend", "message": "paste the share link of a pack to add, one the "
+                                                                "build does not have yet"}])
+            if owner:
+                keep_pack(request, owner)
+            refs.append(added.ref)
+        pack, *extensions = refs
+        document = {**build.document, "pack": pack, "extensions": extensions}
+        store.update(build, store.check(document), forms.whole_number(request.POST, "version", low=1))
+    except BuildError as error:
+        return bad_input(request, error)
+    except store.StaleVersion:
+        messages.error(request, "The build was saved elsewhere since you looked; try again.")
+        return redirect(build)
+    messages.success(request, f"This build now reads {', '.join(refs)}.")
+    return redirect(build)
+
+
+@require_POST
 def upgrade(request, token: str):
     """Move the build onto another version of its pack as a new build version; what the version no longer has
     is emptied and named."""
@@ -511,6 +574,6 @@ def upgrade(request, token: str):
         messages.error(request, "The build was saved elsewhere since you looked; check what changes again.")
         return redirect("build-edit-changes", token)
     gone = "; ".join(f"{e['name']} ({e['path']})" for e in moved.emptied)
-    messages.success(request, f"Moved to {new.pack}." + (f" Emptied, as the new version has no such item: {gone}."
+    messages.success(request, f"Moved to {new.ref}." + (f" Emptied, as the new version has no such item: {gone}."
                                                          if gone else ""))
     return redirect(build)

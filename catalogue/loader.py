@@ -1,7 +1,8 @@
 """Packs between YAML files, the database and the rules engine."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import asdict, dataclass, field
 import time
 from functools import lru_cache
 
@@ -10,8 +11,8 @@ from pydantic import TypeAdapter
 
 from .models import Item, Pack, Ruleset, UserPack
 from .rulesets import ACTIVE
-from .rulesets.base import Catalogue, PackError
-from .rulesets.packs import PackData, read_pack, read_upload
+from .rulesets.base import PACK_SET_SEPARATOR, Catalogue, Collision, PackError, pack_refs
+from .rulesets.packs import PackData, Skipped, read_pack, read_upload
 
 
 @dataclass
@@ -19,6 +20,7 @@ class LoadResult:
     ref: str
     status: str  # "created" or "unchanged"
     items: int
+    skipped: list[Skipped] = field(default_factory=list)  # the entries left out, each with why
 
 
 def load_all() -> list[LoadResult]:
@@ -41,18 +43,19 @@ def load_pack(data: PackData, user_pack: UserPack | None = None) -> LoadResult:
             # Saved builds pin name@version: the same version must always mean the same parts.
             raise PackError(f"{data.path}: {header.ref} is already loaded with different content; "
                             f"bump the pack's version to publish a change")
-        return LoadResult(header.ref, "unchanged", existing.items.count())
+        return LoadResult(header.ref, "unchanged", existing.items.count(),
+                          [Skipped(**entry) for entry in existing.skipped])
     pack = Pack.objects.create(
         ruleset=ruleset, name=header.name, version=header.version, source=header.source,
         title=header.title, description=header.description, content_hash=data.content_hash,
-        examples=data.examples, user_pack=user_pack,
+        examples=data.examples, skipped=[asdict(entry) for entry in data.skipped], user_pack=user_pack,
         extends=find_pack(header.extends) if header.extends else None)
     Item.objects.bulk_create(
         Item(pack=pack, category=data.catalogue.categories[key], key=key, name=item.name,
              stats=item.model_dump(mode="json"))
         for key, item in data.catalogue.items.items())
     forget(header.ref)
-    return LoadResult(header.ref, "created", len(data.catalogue.items))
+    return LoadResult(header.ref, "created", len(data.catalogue.items), data.skipped)
 
 
 class PackConflict(PackError):
@@ -66,13 +69,19 @@ class Published:
     own_items: int  # the pack's own, without the base's it extends
     extends: str | None
 
+    @property
+    def skipped(self) -> list[Skipped]:
+        """The entries the upload left out: the pack loaded, with problems."""
+        return self.result.skipped
+
 
 @transaction.atomic
 def publish(raw: bytes, filename: str, header: dict | None = None, edit_token: str | None = None,
             owner_note: str = "") -> Published:
     """Load an uploaded pack as a user pack. A new name makes a new UserPack with its own links; a name that
     exists takes a new version only through its edit link. PackError (PackUnreadable for bytes that are no
-    pack at all) names what is wrong; nothing is saved then."""
+    pack at all) names what is wrong; nothing is saved then. Entries that could not be read are left out and
+    listed in `skipped`: the rest loads."""
     data = read_upload(raw, filename, ACTIVE, header=header, base=catalogue_by_ref,
                        versions=lambda name: list(Pack.objects.filter(name=name).values_list("version", flat=True)))
     name = data.header.name
@@ -147,7 +156,8 @@ def newest_version(name: str) -> Pack | None:
 
 
 def find_pack(ref: str) -> Pack | None:
-    name, _, version = ref.partition("@")
+    """The pack a ref names; of a build's pack set, its base."""
+    name, _, version = pack_refs(ref)[0].partition("@")
     return Pack.objects.filter(name=name, version=version).select_related("ruleset").first()
 
 
@@ -158,8 +168,23 @@ def catalogue_for(pack: Pack) -> Catalogue:
 _by_ref: dict[str, Catalogue] = {}
 
 
+# Pack sets, which anyone may combine in any order: the most recently read are kept.
+_sets: OrderedDict[str, Catalogue] = OrderedDict()
+MAX_SETS = 64
+
+
 def catalogue_by_ref(ref: str) -> Catalogue | None:
-    """The catalogue a build pins, without a query once seen: a loaded name@version never changes."""
+    """The catalogue a build pins (a pack, or a pack set), without a query once seen: a loaded name@version never
+    changes."""
+    if PACK_SET_SEPARATOR in ref:
+        catalogue = _sets.get(ref)
+        if catalogue is None and (catalogue := _combined(ref)) is not None:
+            _sets[ref] = catalogue
+            while len(_sets) > MAX_SETS:
+                _sets.popitem(last=False)
+        if catalogue is not None:
+            _sets.move_to_end(ref)
+        return catalogue
     catalogue = _by_ref.get(ref)
     if catalogue is None:
         pack = find_pack(ref)
@@ -173,9 +198,12 @@ def forget(ref: str | None = None) -> None:
     """Drop what this process remembers of a pack that was loaded or deleted (of every pack with no ref)."""
     if ref is None:
         _by_ref.clear()
+        _sets.clear()
         _catalogue.cache_clear()
     else:
         _by_ref.pop(ref, None)
+        for kept in [k for k in _sets if ref in pack_refs(k)]:  # every set it is part of
+            del _sets[kept]
     _latest.clear()
 
 
@@ -189,3 +217,49 @@ def _catalogue(pack_id: int, content_hash: str) -> Catalogue:
         items[item.key] = adapters[item.category].validate_python(item.stats)
         categories[item.key] = item.category
     return Catalogue(pack.ruleset.key, pack.ref, items, categories, pack.title, pack.source)
+
+
+def _combined(ref: str) -> Catalogue | None:
+    """A build's base pack with each extension's own items added in order (an extension's base is the base's
+    business, not the extension's). An id two packs both define keeps the first pack's item and is named."""
+    if pack_set_problems(ref):
+        return None
+    base_ref, *extensions = pack_refs(ref)
+    base = catalogue_by_ref(base_ref)
+    items, categories, origins, collisions = dict(base.items), dict(base.categories), {}, []
+    titles, sources = {base_ref: base.title}, {base.source}
+    for extension_ref in extensions:
+        pack = find_pack(extension_ref)
+        own = catalogue_for(pack)
+        inherited = catalogue_for(pack.extends).items if pack.extends_id else {}
+        for key, item in own.items.items():
+            if key in inherited:
+                continue
+            if key in items:
+                collisions.append(Collision(key, item.name, origins.get(key, base_ref), extension_ref))
+                continue
+            items[key], categories[key], origins[key] = item, own.categories[key], extension_ref
+        titles[extension_ref] = own.title
+        sources.add(own.source)
+    # A set with an uploaded pack in it is read as an uploaded pack is: through that pack's link only.
+    source = "user" if "user" in sources else base.source
+    return Catalogue(base.ruleset, base_ref, items, categories, " + ".join(titles.values()), source,
+                     tuple(extensions), origins, tuple(collisions), titles)
+
+
+def pack_set_problems(ref: str) -> list[dict[str, str]]:
+    """What keeps a pack set from being read, by field: a pack not loaded, or of another ruleset than the base."""
+    base_ref, *extensions = pack_refs(ref)
+    base = find_pack(base_ref)
+    if base is None:
+        return [{"path": "pack", "message": f"pack {base_ref[:60]} is not loaded here"}]
+    problems = []
+    for i, extension_ref in enumerate(extensions):
+        pack = find_pack(extension_ref)
+        if pack is None:
+            problems.append({"path": f"extensions[{i}]", "message": f"pack {extension_ref[:60]} is not loaded here"})
+        elif pack.ruleset_id != base.ruleset_id:
+            problems.append({"path": f"extensions[{i}]", "message": f"{extension_ref[:60]} is a "
+                                                                    f"{pack.ruleset.name} pack, the build's base "
+                                                                    f"{base_ref[:60]} is {base.ruleset.name}"})
+    return problems

@@ -69,6 +69,8 @@ class Pack(models.Model):
     description = models.TextField(blank=True)
     content_hash = models.CharField(max_length=64)
     examples = models.JSONField(default=list, blank=True)
+    # An upload's entries that could not be read, each {file, category, id, field, message}: the rest loaded.
+    skipped = models.JSONField(default=list, blank=True)
     user_pack = models.ForeignKey(UserPack, null=True, blank=True, on_delete=models.CASCADE, related_name="versions")
     # An extending pack stores its base's items with its own, so a build reads one pack; this names the base.
     extends = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="extensions")

@@ -1,13 +1,20 @@
-"""LANCER test catalogues: the starter pack read from its file (no database), and small catalogues of hand-written
-LCP-shaped items."""
+"""LANCER test catalogues: the starter pack read from its file (no database), small catalogues of hand-written
+LCP-shaped items, and the official data (lancer-data) fetched from the npm registry."""
+import io
+import tarfile
+import urllib.error
+import urllib.request
+import zipfile
 from functools import cache
 from pathlib import Path
 
-from catalogue.rulesets import ACTIVE
+import pytest
+
+from catalogue.rulesets import ACTIVE, RULESETS
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.lancer import rules
 from catalogue.rulesets.lancer.schema import CATEGORIES
-from catalogue.rulesets.packs import read_pack
+from catalogue.rulesets.packs import read_pack, read_upload
 
 STARTER = Path(rules.__file__).parent / "data" / "starter.yaml"
 
@@ -28,3 +35,41 @@ def catalogue_of(items: dict[str, list[dict]], pack: str = "lancer-test@1.0.0") 
             item = CATEGORIES[category].model_validate(entry)
             found[item.key], categories[item.key] = item, category
     return Catalogue("lancer", pack, found, categories, "Test")
+
+
+LANCER_DATA = "3.1.8"
+TARBALL = f"https://registry.npmjs.org/@massif/lancer-data/-/lancer-data-{LANCER_DATA}.tgz"
+
+
+def fetch_lancer_data() -> dict[str, bytes]:
+    """lancer-data's lib/ files, from the npm registry (OSError when it cannot be reached)."""
+    with urllib.request.urlopen(TARBALL, timeout=30) as answer:
+        raw = answer.read()
+    files = {}
+    with tarfile.open(fileobj=io.BytesIO(raw), mode="r:gz") as archive:
+        for member in archive.getmembers():
+            if member.isfile() and member.name.startswith("package/lib/") and member.name.endswith(".json"):
+                files[member.name.removeprefix("package/lib/")] = archive.extractfile(member).read()
+    return files
+
+
+def lancer_data_or_skip() -> dict[str, bytes]:
+    """lancer-data's files; the test is skipped only when the registry cannot be reached."""
+    try:
+        return fetch_lancer_data()
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        pytest.skip(f"the npm registry cannot be reached ({exc}); lancer-data {LANCER_DATA} not fetched")
+
+
+def zipped(files: dict[str, bytes]) -> bytes:
+    """A folder zipped as lancer-data's build zips `lib/`: its files at the top, info.json among them."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in sorted(files.items()):
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def read(files: dict[str, bytes], filename: str):
+    """The pack a zip of these files makes, read as an upload."""
+    return read_upload(zipped(files), filename, {"lancer": RULESETS["lancer"]})

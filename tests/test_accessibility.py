@@ -63,7 +63,10 @@ def pack_pages() -> dict[str, str]:
     leader = store.create(store.check(document))
     store.update(leader, store.check({**document, "name": "Knuckles II"}), 1)
     kit("1.1.0", 2, owner.edit_token)
+    patchy = yaml.safe_dump({**DM_HEADER, "name": "patchy-kit", "extends": pack_ref("darkmetal", "leader"), "items": {
+        "weapon": [SPIKE, {**SPIKE, "key": "bent-knuckles", "damage": "lots"}]}}).encode()  # a weapon left out
     return {"packs": "/packs/", "pack share": owner.share_url(), "pack edit": owner.get_absolute_url(),
+            "pack that could not read an entry": publish(patchy, "patchy-kit.yaml").user_pack.share_url(),
             "changes": f"/s/{leader.share_id}/changes/", "changes, edit link": f"/b/{leader.edit_token}/changes/",
             "version": f"/s/{leader.share_id}/v/1/", "compare": f"/s/{leader.share_id}/compare/?a=1&b=2"}
 

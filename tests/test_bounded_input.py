@@ -173,10 +173,15 @@ def test_a_zip_holding_two_files_of_one_name_is_refused_naming_both(client, pack
 
 # --- stored size ---------------------------------------------------------------------------------
 
-def test_an_item_over_the_stored_cap_is_named():
+def test_an_item_over_the_stored_cap_is_left_out_and_named():
     long_lore = ["x" * 4000] * (MAX_ITEM_BYTES // 4000 + 1)
-    with pytest.raises(PackError, match="bytes once stored; an item is at most"):
-        read_upload(lcp(weapons_json=[{**WEAPON, "lore": long_lore}]), "kit.lcp", {"lancer": ACTIVE["lancer"]})
+    big = {**WEAPON, "id": "mw_big", "lore": long_lore}
+    pack = read_upload(lcp(weapons_json=[WEAPON, big]), "kit.lcp", {"lancer": ACTIVE["lancer"]})
+    assert list(pack.catalogue.items) == [WEAPON["id"]]
+    [left_out] = pack.skipped
+    assert (left_out.id, left_out.field) == ("mw_big", "(item)") and "an item is at most" in left_out.message
+    with pytest.raises(PackError, match="bytes once stored; an item is at most"):  # and alone, nothing is left
+        read_upload(lcp(weapons_json=[big]), "kit.lcp", {"lancer": ACTIVE["lancer"]})
 
 
 def test_a_pack_over_the_stored_cap_is_refused():

@@ -171,9 +171,15 @@ def wheres(unknown):
     return {(u.id, u.where) for u in unknown}
 
 
+def chosen(document: dict) -> dict:
+    """A document without the COMP/CON file it keeps to write back (BuildDocument.kept)."""
+    return {k: v for k, v in document.items() if k != "kept"}
+
+
 def test_a_realistic_export_imports_every_choice(cat):
     document, unknown = from_compcon(json.dumps(export()).encode(), cat, PACK)
-    assert document == EXPECTED
+    assert chosen(document) == EXPECTED
+    assert document["kept"]["compcon"]["file"] == export()
     assert wheres(unknown) == {("Cook a mean stew", "skill trigger (a custom skill; packs hold no custom skills)")}
     report = rules.validate(document, cat)
     assert report.legal, [(i.code, i.path, i.message) for i in report.issues]
@@ -182,7 +188,7 @@ def test_a_realistic_export_imports_every_choice(cat):
 def test_str_and_dict_read_as_bytes_do(cat):
     raw = export()
     assert from_compcon(json.dumps(raw), cat, PACK) == from_compcon(raw, cat, PACK)
-    assert from_compcon(b"\xef\xbb\xbf" + json.dumps(raw).encode(), cat, PACK)[0] == EXPECTED  # a BOM is no matter
+    assert chosen(from_compcon(b"\xef\xbb\xbf" + json.dumps(raw).encode(), cat, PACK)[0]) == EXPECTED  # a BOM is no matter
 
 
 def test_unknown_ids_are_listed_with_where_and_the_rest_imported(cat):
@@ -196,7 +202,8 @@ def test_unknown_ids_are_listed_with_where_and_the_rest_imported(cat):
     everest["mounts"][0]["slots"][0]["weapon"] = weapon("mw_gauss_rifle", "wm_overpower_caliber")
     everest["mounts"][2]["slots"][0]["weapon"]["mod"] = equipment("wm_ghost")
     everest["systems"].append(equipment("ms_ghost"))
-    everest["improved_armament"]["slots"][0]["weapon"] = weapon("mw_assault_rifle")
+    everest["improved_armament"]["slots"][0]["weapon"] = weapon("mw_assault_rifle")  # L-B09: a mount of its own
+    everest["superheavy_mounting"]["slots"][0]["weapon"] = weapon("mw_assault_rifle")
     document, unknown = from_compcon(raw, cat, PACK)
     assert wheres(unknown) == {
         ("Cook a mean stew", "skill trigger (a custom skill; packs hold no custom skills)"),
@@ -205,13 +212,15 @@ def test_unknown_ids_are_listed_with_where_and_the_rest_imported(cat):
         ("mw_gauss_rifle", "mech 'Longhorn' mount 1 weapon"),
         ("wm_overpower_caliber", "mech 'Longhorn' mount 1 mod (left out with its weapon)"),
         ("wm_ghost", "mech 'Longhorn' mount 3 mod"), ("ms_ghost", "mech 'Longhorn' system"),
-        ("mw_assault_rifle", "mech 'Longhorn' improved armament mount weapon (Hardpoint has only the frame's mounts)"),
+        ("mw_assault_rifle", "mech 'Longhorn' superheavy mounting weapon (Hardpoint has only the frame's mounts)"),
     }
     longhorn = document["mechs"][0]
+    assert longhorn["mounts"][-1] == {"weapons": ["mw_assault_rifle"], "mods": [], "bracing": False,
+                                      "core_bonus": "cb_improved_armament"}
     assert longhorn["mounts"][0] == {"weapons": [], "mods": [], "bracing": False}
     assert longhorn["mounts"][2] == {"weapons": ["mw_heavy_charged_blade"], "mods": [], "bracing": False}
     assert longhorn["systems"] == EXPECTED["mechs"][0]["systems"]
-    rest = {k: v for k, v in document.items() if k != "mechs"}
+    rest = {k: v for k, v in document.items() if k not in ("mechs", "kept")}
     assert rest == {k: v for k, v in EXPECTED.items() if k != "mechs"}
     rules.resolve(rules.parse(document), cat)  # only known ids went in
 
@@ -344,9 +353,33 @@ def test_the_export_is_shaped_as_compcon_writes_pilots(cat):
     assert len(set(ids)) == len(ids) and all(len(i) == 36 for i in ids)  # fresh uuid4s
 
 
-def test_a_compcon_export_round_trips_keeping_its_ids(cat):
+def test_a_compcon_file_round_trips_whole(cat):
+    """Imported and exported with no change, the file comes back as it was: ids, state, other loadouts, all."""
     raw = export()
     document, _ = from_compcon(raw, cat, PACK)
+    assert to_compcon(document, cat) == raw
+
+
+def test_a_change_made_here_is_written_into_the_file_it_came_from(cat):
+    raw = export()
+    document, _ = from_compcon(raw, cat, PACK)
+    document["mechs"][0]["systems"] = document["mechs"][0]["systems"][:1]
+    document["ll"] += 1
+    exported = to_compcon(document, cat)
+    assert exported["level"] == raw["level"] + 1 and exported["id"] == raw["id"]
+    everest, before = exported["mechs"][0], raw["mechs"][0]
+    assert everest["id"] == before["id"] and everest["current_hp"] == before["current_hp"]
+    active = everest["loadouts"][before["active_loadout_index"]]
+    assert [s["id"] for s in active["systems"]] == [document["mechs"][0]["systems"][0]]
+    assert everest["loadouts"][0] == before["loadouts"][0]  # the loadout not in use, as it was
+    assert exported["mechs"][1] == raw["mechs"][1] and exported["lastModified"] != raw["lastModified"]
+
+
+def test_a_compcon_export_round_trips_keeping_its_ids(cat):
+    """A pilot made here (no file kept) is written fresh, and reads back the same."""
+    raw = export()
+    document, _ = from_compcon(raw, cat, PACK)
+    document = chosen(document)
     exported = to_compcon(document, cat)
     assert [(s["id"], s["rank"]) for s in exported["skills"]] == [
         (s["id"], s["rank"]) for s in raw["skills"] if not s.get("custom")]
@@ -365,7 +398,7 @@ def test_a_compcon_export_round_trips_keeping_its_ids(cat):
                     for s in a["slots"] + a["extra"]] == \
                    [(s["size"], s["weapon"] and s["weapon"]["id"], s["weapon"] and (s["weapon"]["mod"] or {}).get("id"))
                     for s in b["slots"] + b["extra"]]
-    assert from_compcon(exported, cat, PACK)[0] == document
+    assert chosen(from_compcon(exported, cat, PACK)[0]) == document
 
 
 def test_weapons_go_to_the_slots_they_fit(cat):

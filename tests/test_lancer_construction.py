@@ -65,8 +65,15 @@ def test_l_b08_derived_stats_with_their_computations():
     values = {k: v for k, (v, _) in stats.items()}
     assert values == {"hp": 10 + 2 + 4, "repcap": 5 + 1, "evasion": 8 + 3, "speed": 4 + 1, "edef": 8 + 1,
                       "tech_attack": 0 + 1, "sp": 6 + 2 + 0, "heatcap": 6 + 2, "limited_bonus": 1, "save": 10 + 2,
-                      "sensor_range": 10, "armor": 1, "structure": 4, "stress": 4}
+                      "sensor_range": 10, "armor": 1, "structure": 4, "stress": 4, "size": 1, "ai_cap": 1}
     assert stats["hp"][1] == "frame 10 + Grit 2 + 2 × Hull 2"
+
+
+@pytest.mark.parametrize("size, steps, grown", [(0.5, 1, 1), (1, 1, 2), (2, 1, 3), (3, 1, 3), (1, 2, 3)])
+def test_l_b08_a_size_bonus_counts_whole_sizes_to_at_most_3(size, steps, grown):
+    """Fomorian Frame's +1 size, as COMP/CON reads it: ½ grows to 1 (not 1½), 1 to 2, and nothing past 3."""
+    frame = c.FrameStats(**{**FRAME.__dict__, "size": size})
+    assert c.derived(frame, 0, {}, extra=[c.Bonus("size", steps, "Fomorian Frame")])["size"][0] == grown
 
 
 def test_l_b08_structured_bonuses_add_to_the_final_stats_naming_their_source():
@@ -168,6 +175,9 @@ def test_l_b12_unique_systems_and_one_ai():
     assert "L-B12" not in mech_codes([], [unique, system("plate"), system("plate")])
     assert "L-B12" in mech_codes([], [unique, unique])
     assert "L-B12" in mech_codes([], [system("nhp", kind="AI"), system("comp", tags=["tg_ai"])])
+    two = [system("nhp", kind="AI"), system("comp", tags=["tg_ai"])]
+    assert "L-B12" not in {i.code for i in c.check_mech(KITE, [], two, 6, LICENCES, ai_cap=2)}  # Lesson of Shaping
+    assert c.derived(FRAME, 0, {}, extra=[c.Bonus("ai_cap", 1, "The Lesson of Shaping")])["ai_cap"][0] == 2
 
 
 def test_l_b13_licence_gating_of_the_frame_and_its_gear():
@@ -186,3 +196,29 @@ def test_l_b07_a_core_bonus_needs_three_ranks_in_its_makers_frames():
     assert c.check_core_bonuses([optics], {"kite": 2, "jay": 1}, frames) == []  # 3 ranks across two frames
     short = c.check_core_bonuses([overbuild, optics], {"kite": 2}, frames)
     assert [(i.code, i.path) for i in short] == [("L-B07", "core_bonuses[1]")] and "has 2" in short[0].message
+
+
+def test_l_b09_mount_types_from_core_bonuses():
+    """The frame's mounts, Main/Aux where Mount Retrofitting refits one; past them the mount a CORE bonus adds."""
+    mounts = ["Main", "Heavy"]
+    assert [c.mount_type(mounts, 1, None), c.mount_type(mounts, 1, "cb_mount_retrofitting")] == ["Heavy", "Main/Aux"]
+    assert [c.mount_type(mounts, 2, b) for b in ("cb_improved_armament", "cb_integrated_weapon", None)] == \
+        ["Flex", "Aux", None]
+    assert c.adds_mount("cb_improved_armament", ["Main", "Heavy", "Integrated"])  # integrated mounts do not count
+    assert not c.adds_mount("cb_improved_armament", ["Main", "Flex", "Heavy"])
+    assert c.adds_mount("cb_integrated_weapon", ["Main", "Flex", "Heavy"]) and not c.adds_mount("cb_ghost", [])
+
+
+def test_l_b11_the_integrated_weapon_mount_takes_no_mod():
+    knife = weapon("knife", "Auxiliary", "Melee")
+    edge = mod("edge", allowed_types=["Melee"])
+    names = {"cb_integrated_weapon": "Integrated Weapon"}
+
+    def issues(mods):
+        mount = c.Mount("Aux", [knife], mods, core_bonus="cb_integrated_weapon")
+        return [(i.code, i.message) for i in c.check_bonus_mounts(KITE, [c.Mount("Main"), c.Mount("Flex"),
+                                                                         c.Mount("Heavy"), mount],
+                                                                 ["cb_integrated_weapon"], names)]
+
+    assert issues([]) == [] and issues([None]) == []
+    assert issues([edge]) == [("L-B11", "The weapon on the mount Integrated Weapon adds takes no mod.")]

@@ -3,38 +3,17 @@ manifest), every entry read. A small pack in its exact shapes, written by us (te
 each case; the real package, version pinned, is fetched from the npm registry when it can be reached."""
 from __future__ import annotations
 
-import io
 import json
-import tarfile
-import urllib.error
-import urllib.request
-import zipfile
 from pathlib import Path
 
 import pytest
 
-from catalogue.rulesets import RULESETS
 from catalogue.rulesets.base import PackError
 from catalogue.rulesets.lancer import construction, places, preview
 from catalogue.rulesets.lancer.schema import LCP_FILES
-from catalogue.rulesets.packs import read_upload
+from tests.lancer_factory import LANCER_DATA, lancer_data_or_skip, read, zipped
 
 MINI = Path(__file__).parent / "data" / "lancer_data_mini" / "lib"
-LANCER_DATA = "3.1.8"
-TARBALL = f"https://registry.npmjs.org/@massif/lancer-data/-/lancer-data-{LANCER_DATA}.tgz"
-
-
-def zipped(files: dict[str, bytes]) -> bytes:
-    """A folder zipped as lancer-data's build zips `lib/`: its files at the top, info.json among them."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in sorted(files.items()):
-            archive.writestr(name, data)
-    return buffer.getvalue()
-
-
-def read(files: dict[str, bytes], filename: str):
-    return read_upload(zipped(files), filename, {"lancer": RULESETS["lancer"]})
 
 
 def entries(files: dict[str, bytes]) -> dict[str, list[dict]]:
@@ -103,25 +82,10 @@ def test_a_manifestless_zip_without_a_version_anywhere_is_refused_naming_the_fie
     assert read({**mini, "info.json": info}, "lancer-data-3.1.8.lcp").header.version == "3.1.8"
 
 
-def fetch_lancer_data() -> dict[str, bytes]:
-    """lancer-data's lib/ files, from the npm registry (OSError when it cannot be reached)."""
-    with urllib.request.urlopen(TARBALL, timeout=30) as answer:
-        raw = answer.read()
-    files = {}
-    with tarfile.open(fileobj=io.BytesIO(raw), mode="r:gz") as archive:
-        for member in archive.getmembers():
-            if member.isfile() and member.name.startswith("package/lib/") and member.name.endswith(".json"):
-                files[member.name.removeprefix("package/lib/")] = archive.extractfile(member).read()
-    return files
-
-
 @pytest.fixture(scope="module")
 def lancer_data() -> dict[str, bytes]:
     """Fetched once; skipped only when the registry cannot be reached."""
-    try:
-        return fetch_lancer_data()
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        pytest.skip(f"the npm registry cannot be reached ({exc}); lancer-data {LANCER_DATA} not fetched")
+    return lancer_data_or_skip()
 
 
 def test_every_entry_of_lancer_data_loads(lancer_data):
@@ -205,3 +169,160 @@ def test_unmodelled_fields_holding_anything_count_for_nothing(mini):
                                            "mounts": [{"weapons": []}] * 3, "systems": ["ms_personalizations"]}]}
     mech = rules.validate(document, pack.catalogue).detail["mechs"][0]
     assert mech["stats"]["hp"]["value"] == 10
+
+
+# --- mounts from CORE bonuses (L-B09), by id as COMP/CON models them --------------------------------------------
+
+def mini_pilot(pack, mech: dict, ll: int = 3, core_bonuses=(), licences=None) -> dict:
+    return {"format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": pack.header.ref,
+            "name": "Test", "ll": ll, "core_bonuses": list(core_bonuses), "licences": licences or {},
+            "mechs": [mech]}
+
+
+def mount_issues(report) -> dict[str, str]:
+    """The mount rules' issues (L-B09, L-B11) by path: the rest of a test pilot's advancement is not judged here."""
+    return {i.path: f"{i.code} {i.message}" for i in report.issues if i.code in ("L-B09", "L-B11")}
+
+
+def nelson(*added: dict) -> dict:
+    return {"name": "N", "frame": "mf_nelson", "mounts": [{"weapons": ["mw_assault_rifle"]},
+                                                          {"weapons": ["mw_assault_rifle", "mw_pistol"]}, *added],
+            "systems": []}
+
+
+def test_l_b09_improved_armament_adds_a_flex_mount_to_a_mech_of_two_mounts(mini):
+    """At the limit: the Nelson has two mounts, fewer than three, so Improved Armament gives it a Flex mount (a Main
+    weapon or two Aux), whose weapons cost their SP as COMP/CON counts them; the Everest has three and gets none."""
+    from catalogue.rulesets.lancer import rules
+
+    pack = read(mini, "hardpoint-mini.lcp")
+    licences = {"mf_nelson": 2, "mf_pegasus": 1}
+    smartgun = {"core_bonus": "cb_improved_armament", "weapons": ["mw_smartgun"]}
+    report = rules.validate(mini_pilot(pack, nelson(smartgun), core_bonuses=["cb_improved_armament"],
+                                       licences=licences), pack.catalogue)
+    assert mount_issues(report) == {} and report.detail["mechs"][0]["sp_used"] == 2
+    pistols = {"core_bonus": "cb_improved_armament", "weapons": ["mw_pistol", "mw_pistol"]}
+    assert mount_issues(rules.validate(mini_pilot(pack, nelson(pistols), core_bonuses=["cb_improved_armament"]),
+                                       pack.catalogue)) == {}
+    not_taken = mount_issues(rules.validate(mini_pilot(pack, nelson(smartgun), licences=licences), pack.catalogue))
+    assert not_taken == {"mechs[0].mounts[2]": "L-B09 N: This mount comes from Improved Armament, a CORE bonus the "
+                                               "pilot has not taken."}
+    everest = {"name": "E", "frame": "mf_standard_pattern_i_everest",
+               "mounts": [{"weapons": []}, {"weapons": []}, {"weapons": []}, smartgun], "systems": []}
+    three = mount_issues(rules.validate(mini_pilot(pack, everest, core_bonuses=["cb_improved_armament"],
+                                                   licences=licences), pack.catalogue))
+    assert three == {"mechs[0].mounts[3]": "L-B09 E: Improved Armament adds a mount only to a mech with fewer than 3 "
+                                           "mounts; the Everest has 3."}
+
+
+def test_l_b09_integrated_weapon_adds_an_aux_mount_beside_improved_armaments(mini):
+    """Integrated Weapon's mount holds one Aux weapon, on any frame; a pilot at LL6 may hold both bonuses, each giving
+    one mount, after the frame's in either order."""
+    from catalogue.rulesets.lancer import rules
+
+    pack = read(mini, "hardpoint-mini.lcp")
+    both = ["cb_integrated_weapon", "cb_improved_armament"]
+    mech = nelson({"core_bonus": "cb_integrated_weapon", "weapons": ["mw_pistol"]},
+                  {"core_bonus": "cb_improved_armament", "weapons": ["mw_assault_rifle"]})
+    assert mount_issues(rules.validate(mini_pilot(pack, mech, ll=6, core_bonuses=both), pack.catalogue)) == {}
+    mech["mounts"][2] = {"core_bonus": "cb_integrated_weapon", "weapons": ["mw_assault_rifle"]}
+    mech["mounts"][3] = {"core_bonus": "cb_integrated_weapon", "weapons": []}
+    assert mount_issues(rules.validate(mini_pilot(pack, mech, ll=6, core_bonuses=both), pack.catalogue)) == {
+        "mechs[0].mounts[2]": "L-B09 N: An Aux mount does not hold Main.",
+        "mechs[0].mounts[3]": "L-B09 N: Integrated Weapon gives one mount a mech."}
+
+
+def test_l_b09_mount_retrofitting_makes_one_of_the_frames_mounts_main_aux(mini):
+    """The Everest's Heavy mount refitted holds a Main and an Aux weapon; unrefitted it does not. The bonus refits
+    one mount, and only one of the frame's; a mount past the frame's names a bonus that adds one."""
+    from catalogue.rulesets.lancer import rules
+
+    pack = read(mini, "hardpoint-mini.lcp")
+    refit = {"core_bonus": "cb_mount_retrofitting", "weapons": ["mw_assault_rifle", "mw_pistol"]}
+    everest = {"name": "E", "frame": "mf_standard_pattern_i_everest",
+               "mounts": [{"weapons": []}, {"weapons": []}, refit], "systems": []}
+
+    def issues(mech: dict, bonuses=("cb_mount_retrofitting",)) -> dict[str, str]:
+        return mount_issues(rules.validate(mini_pilot(pack, mech, core_bonuses=bonuses), pack.catalogue))
+
+    assert issues(everest) == {}
+    assert issues(everest, ()) == {"mechs[0].mounts[2]": "L-B09 E: This mount comes from Mount Retrofitting, a CORE "
+                                                         "bonus the pilot has not taken."}
+    assert issues({**everest, "mounts": [{"weapons": []}, {"weapons": []}, {"weapons": refit["weapons"]}]}) == {
+        "mechs[0].mounts[2]": "L-B09 E: A Heavy mount does not hold Main + Aux."}
+    twice = {**everest, "mounts": [refit, {"weapons": []}, refit]}
+    assert issues(twice) == {"mechs[0].mounts[2]": "L-B09 E: Mount Retrofitting gives one mount a mech."}
+    added = {**everest, "mounts": [{"weapons": []}, {"weapons": []}, {"weapons": []}, refit]}
+    assert issues(added) == {"mechs[0].mounts[3]": "L-B09 E: Mount Retrofitting changes one of the frame's mounts; it "
+                                                   "adds none."}
+    stray = {**everest, "mounts": [{"weapons": []}, {"weapons": []}, {"weapons": []}, {"weapons": ["mw_pistol"]}]}
+    assert issues(stray) == {"mechs[0].mounts[3]": "L-B09 E: The Everest has 3 mounts (Main, Flex, Heavy); no CORE "
+                                                   "bonus adds this one."}
+
+
+def test_l_b09_the_builder_offers_a_core_bonus_mount_while_the_pilot_holds_it(mini):
+    """Each mount a CORE bonus may add shows empty until a weapon goes on it; picking one adds the mount naming its
+    bonus. A new frame keeps the added mounts; a mech it does not suit shows none."""
+    from catalogue.rulesets.lancer import rules
+
+    pack = read(mini, "hardpoint-mini.lcp")
+    document = mini_pilot(pack, nelson(), core_bonuses=["cb_improved_armament"])
+    offered = {place.field: place for place in places.pilot_places(document, pack.catalogue)}
+    assert {"mech-0-mount-2-weapon-0", "mech-0-mount-2-weapon-1"} <= set(offered)
+    assert offered["mech-0-mount-2-weapon-0"].label == "Weapons for N: Flex mount 3 (Improved Armament), slot 1"
+    chosen = offered["mech-0-mount-2-weapon-0"].choose(document, "mw_pistol")
+    assert chosen["mechs"][0]["mounts"][2] == {"weapons": ["mw_pistol"], "mods": [None],
+                                               "core_bonus": "cb_improved_armament"}
+    assert mount_issues(rules.validate(chosen, pack.catalogue)) == {}
+    refitted = offered["mech-0-frame"].choose(chosen, "mf_dusk_wing")
+    assert refitted["mechs"][0]["mounts"][2]["core_bonus"] == "cb_improved_armament"
+    without = mini_pilot(pack, nelson())
+    assert not any(p.field.startswith("mech-0-mount-2") for p in places.pilot_places(without, pack.catalogue))
+    everest = mini_pilot(pack, {"name": "E", "frame": "mf_standard_pattern_i_everest",
+                                "mounts": [{"weapons": []}] * 3, "systems": []}, core_bonuses=["cb_improved_armament"])
+    assert not any(p.field.startswith("mech-0-mount-3") for p in places.pilot_places(everest, pack.catalogue))
+
+
+@pytest.mark.django_db
+def test_l_b09_the_builder_form_keeps_core_bonus_mounts_and_refits(client, packs, mini):
+    """Through the builder: the mount Improved Armament may add shows empty and is kept once it holds a weapon (an
+    empty one is not saved: it shows again); a frame's mount offers the Mount Retrofitting refit as a checkbox."""
+    from builder.models import Build
+    from tests.html_forms import read_form
+
+    uploaded = client.post("/api/packs?filename=hardpoint-mini.lcp", zipped(mini), content_type="application/zip")
+    ref = uploaded.json()["pack"]
+    document = {"format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": ref, "name": "T",
+                "ll": 6, "core_bonuses": ["cb_improved_armament", "cb_mount_retrofitting"], "mechs": [nelson()]}
+    build = Build.objects.get(share_id=client.post("/api/builds", document, content_type="application/json")
+                              .json()["share_id"])
+    html = client.get(build.get_absolute_url()).content.decode()
+    values, _ = read_form(html)
+    assert values["mech-0-mount-2-core"] == ["cb_improved_armament"] and "mech-0-mount-2-weapon-1" in values
+    assert 'name="mech-0-mount-1-core" value="cb_mount_retrofitting"' in html  # unchecked: the mount is as built
+    client.post(build.get_absolute_url(), {**values, "action": ["save"]})
+    build.refresh_from_db()
+    assert build.document["mechs"][0]["mounts"] == [
+        {"weapons": ["mw_assault_rifle"], "mods": [], "bracing": False, "core_bonus": None},
+        {"weapons": ["mw_assault_rifle", "mw_pistol"], "mods": [], "bracing": False, "core_bonus": None}]
+    values, _ = read_form(client.get(build.get_absolute_url()).content.decode())
+    client.post(build.get_absolute_url(), {**values, "action": ["save"], "mech-0-mount-2-weapon-0": ["mw_pistol"],
+                                           "mech-0-mount-0-core": ["cb_mount_retrofitting"]})
+    build.refresh_from_db()
+    mounts = build.document["mechs"][0]["mounts"]
+    assert mounts[0]["core_bonus"] == "cb_mount_retrofitting"
+    assert mounts[2] == {"weapons": ["mw_pistol"], "mods": [], "bracing": False, "core_bonus": "cb_improved_armament"}
+
+
+def test_granted_items_are_worked_out_once_a_catalogue(mini):
+    """The pickers ask on every request; a catalogue never changes, so the answer is kept, by catalogue: another one
+    under the same pack name (a pack edited before upload) has its own."""
+    catalogue = read(mini, "hardpoint-mini.lcp").catalogue
+    assert construction.granted(catalogue) is construction.granted(catalogue)
+    frames = json.loads(mini["frames.json"])
+    for frame in frames:
+        frame["core_system"].pop("integrated", None)
+    other = read({**mini, "frames.json": json.dumps(frames).encode()}, "hardpoint-mini.lcp").catalogue
+    assert other.pack == catalogue.pack
+    assert "mw_barbarossa_integrated" in construction.granted(catalogue)
+    assert "mw_barbarossa_integrated" not in construction.granted(other)

@@ -1,5 +1,5 @@
 """Lancer Content Packs read as Hardpoint packs: ids kept as keys, unmodelled fields kept, every malformed entry
-named by file, id and field, dependencies read, unreadable files refused."""
+left out and named by file, id and field while the rest loads, dependencies read, unreadable files refused."""
 import io
 import json
 import zipfile
@@ -51,15 +51,15 @@ def test_an_lcp_reads_with_its_ids_as_keys_and_extra_fields_kept():
     assert "Not read" in pack.header.description and "npc_classes.json" in pack.header.description
 
 
-def test_every_malformed_entry_is_named_by_file_id_and_field():
+def test_every_malformed_entry_is_left_out_and_named_by_file_id_and_field():
     bad_frame = {**FRAME, "stats": {**FRAME["stats"], "speed": "fast"}}
     bad_weapon = {**WEAPON, "id": "mw_bent", "mount": "Shoulder"}
-    with pytest.raises(PackError) as error:
-        read(lcp(frames_json=[bad_frame], weapons_json=[WEAPON, bad_weapon]))
-    text = str(error.value)
-    assert "kit.lcp/frames.json id 'mf_kite'" in text and "stats.speed" in text
-    assert "kit.lcp/weapons.json id 'mw_bent'" in text and "'mount'" in text
-    assert "mw_pinprick" not in text  # the good entry is not blamed
+    pack = read(lcp(frames_json=[bad_frame], weapons_json=[WEAPON, bad_weapon, {"name": "no id"}]))
+    assert list(pack.catalogue.items) == ["mw_pinprick"]  # the good entry loads, and is not blamed
+    named = [(s.file, s.id, s.field) for s in pack.skipped]
+    assert ("kit.lcp/frames.json", "mf_kite", "stats.speed") in named
+    assert ("kit.lcp/weapons.json", "mw_bent", "mount") in named
+    assert ("kit.lcp/weapons.json", "#3", "key") in named  # no id: its place in the file
 
 
 @pytest.mark.parametrize("manifest, fragment", [
@@ -151,14 +151,15 @@ def test_an_lcp_on_the_starter_uploads_through_the_api_and_builds(client, packs)
 
 
 @pytest.mark.django_db
-def test_a_broken_lcp_is_refused_naming_every_entry_and_nothing_is_saved(client, packs):
+def test_an_lcp_of_which_nothing_reads_is_refused_naming_every_entry_and_nothing_is_saved(client, packs):
     bad_gun = {**GULL_GUN, "damage": [{"type": "Psychic", "val": 3}]}
     raw = lcp(ADDON, frames_json=[{**GULL_FRAME, "mounts": ["Shoulder"]}], weapons_json=[bad_gun, {"name": "no id"}])
     upload = client.post("/packs/", {"file": SimpleUploadedFile("gull.lcp", raw, content_type="application/zip")})
     html = upload.content.decode()
     assert upload.status_code == 422 and "Nothing was loaded" in html
-    for words in ("gull.lcp/frames.json id &#x27;mf_gull&#x27;", "mounts", "gull.lcp/weapons.json id &#x27;mw_gull_gun&#x27;",
-                  "damage", "gull.lcp/weapons.json id &#x27;?&#x27;"):
+    for words in ("gull.lcp/frames.json: frame item &#x27;mf_gull&#x27;", "mounts",
+                  "gull.lcp/weapons.json: weapon item &#x27;mw_gull_gun&#x27;", "damage",
+                  "gull.lcp/weapons.json: weapon item #2"):
         assert words in html, words
     missing = client.post("/api/packs?filename=gull.lcp", lcp({**ADDON, "dependencies": [{"name": "Long Rim", "version": "*"}]},
                                                               weapons_json=[GULL_GUN]), content_type="application/zip")

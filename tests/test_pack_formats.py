@@ -1,5 +1,7 @@
 """Uploaded packs read from YAML, CSV or zip (catalogue/rulesets/packs.py): every mistake is named with its
-file, row or item key, field and a fix, and no bytes at all make anything but a PackError."""
+file, row or item key, field and a fix, and no bytes at all make anything but a PackError. One bad entry is left out
+and listed (`skipped`) while the rest loads; an upload of which nothing reads, and a repo pack with any bad entry,
+are refused."""
 import csv
 import io
 import json
@@ -156,8 +158,11 @@ def test_a_wrong_type_in_yaml_names_the_item_and_says_write_a_number():
 
 
 def test_a_bad_json_list_in_a_csv_cell_says_how_to_write_one():
-    message = refused(as_csv({**RIFLE, "functions": "[Burst 2"}), "weapon.csv", HEADER)
-    assert "weapon.csv: row 2: field 'functions': not valid JSON" in message
+    data = upload(as_csv(RIFLE, {**RIFLE, "key": "sleet-carbine", "functions": "[Burst 2"}), "weapon.csv", HEADER)
+    assert list(data.catalogue.items) == ["sleet-rifle"]
+    [bad] = data.skipped
+    assert (bad.file, bad.id, bad.field) == ("weapon.csv row 3", "sleet-carbine", "functions")
+    assert bad.message.startswith("not valid JSON; write a list as")
 
 
 @pytest.mark.parametrize("fmt", ["yaml", "csv"])
@@ -170,16 +175,68 @@ def test_a_bad_key_says_what_keys_look_like(fmt):
 
 @pytest.mark.parametrize("fmt", ["yaml", "csv"])
 def test_a_duplicate_key_says_rename_one(fmt):
-    raw, name = (as_yaml(items={"weapon": [RIFLE, RIFLE]}), "house.yaml") if fmt == "yaml" else (
-        as_csv(RIFLE, RIFLE), "weapon.csv")
-    message = refused(raw, name, HEADER)
+    """The first item of a key loads; the second is left out."""
+    raw, name = (as_yaml(items={"weapon": [RIFLE, {**RIFLE, "damage": 9}]}), "house.yaml") if fmt == "yaml" else (
+        as_csv(RIFLE, {**RIFLE, "damage": 9}), "weapon.csv")
+    data = upload(raw, name, HEADER)
+    assert data.catalogue.items["sleet-rifle"].damage == 7
+    [twice] = data.skipped
     where = "house.yaml" if fmt == "yaml" else "weapon.csv row 3"
-    assert f"{where}: weapon item 'sleet-rifle': field 'key'" in message and "rename one" in message
+    assert (twice.file, twice.id, twice.field) == (where, "sleet-rifle", "key") and "rename one" in twice.message
+    assert str(twice).startswith(f"{where}: weapon item 'sleet-rifle': field 'key'")
 
 
-def test_every_problem_is_listed_at_once():
+def test_an_upload_of_which_nothing_reads_is_refused_naming_every_problem():
     message = refused(as_csv({**RIFLE, "damage": "x"}, {**RIFLE, "key": "b", "range": "far"}), "weapon.csv", HEADER)
-    assert "row 2" in message and "row 3" in message
+    assert "weapon.csv row 2: weapon item 'sleet-rifle': field 'damage'" in message
+    assert "weapon.csv row 3: weapon item 'b': field 'range'" in message
+
+
+# --- one bad entry never refuses a whole upload ------------------------------------------------------
+
+def test_a_yaml_pack_loads_its_good_items_and_lists_the_bad_one_by_file_id_and_field():
+    carbine = {**RIFLE, "key": "sleet-carbine", "name": "Sleet Carbine"}
+    data = upload(as_yaml(items={"weapon": [RIFLE, {**RIFLE, "key": "sleet-bent", "damage": "lots"}, carbine]}))
+    assert sorted(data.catalogue.items) == ["sleet-carbine", "sleet-rifle"]
+    assert [(s.file, s.category, s.id, s.field) for s in data.skipped] == [
+        ("house.yaml", "weapon", "sleet-bent", "damage")]
+    assert data.skipped[0].message.endswith("write a whole number")
+
+
+def test_a_csv_with_one_bad_row_loads_the_other_rows():
+    rows = as_csv(RIFLE, {**RIFLE, "key": "sleet-bent", "range": "far"}, {**RIFLE, "key": "sleet-carbine"})
+    rows += b"odd-one,Odd,primary,x,y,z,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n"  # more cells than columns
+    data = upload(rows, "weapon.csv", HEADER)
+    assert sorted(data.catalogue.items) == ["sleet-carbine", "sleet-rifle"]
+    assert ("weapon.csv row 3", "sleet-bent", "range") in [(s.file, s.id, s.field) for s in data.skipped]
+    odd = [s for s in data.skipped if s.file == "weapon.csv row 5"]
+    assert odd[0].id == "odd-one" and odd[0].field == "(item)" and "quote cells that hold commas" in odd[0].message
+
+
+def test_an_item_without_a_key_is_named_by_its_place_and_an_unknown_category_by_its_items():
+    data = upload(as_yaml(items={"weapon": [RIFLE, {k: v for k, v in RIFLE.items() if k != "key"}],
+                                 "jetpack": [{"key": "hop-pack"}]}))
+    assert list(data.catalogue.items) == ["sleet-rifle"]
+    named = {(s.category, s.id, s.field) for s in data.skipped}
+    assert ("weapon", "#2", "key") in named and ("jetpack", "hop-pack", "(item)") in named
+    assert "unknown category 'jetpack'; use one of core" in str(data.skipped[-1])
+
+
+def test_what_is_left_out_is_kept_as_text_even_when_the_upload_named_it_otherwise():
+    """A file name (`?filename=` of the API, a zip's member) may hold a NUL, which no database stores."""
+    data = upload(as_yaml(items={"weapon": [RIFLE, RIFLE]}), "house\x00.yaml")
+    assert data.skipped[0].file == "house\\u0000.yaml"
+
+
+def test_a_repo_pack_with_one_bad_item_is_refused(tmp_path):
+    """The repo's own packs must be perfect: what an upload leaves out refuses them."""
+    path = tmp_path / "starter.yaml"
+    path.write_bytes(as_yaml({**HEADER, "source": "starter"},
+                             {"weapon": [RIFLE, {**RIFLE, "key": "sleet-carbine", "damage": "lots"}]}))
+    with pytest.raises(PackError, match="starter.yaml: weapon item 'sleet-carbine': field 'damage'"):
+        read_pack(path, ACTIVE)
+    uploaded = upload(path.read_bytes().replace(b"source: starter\n", b""))  # as an upload, the rest loads
+    assert list(uploaded.catalogue.items) == ["sleet-rifle"] and uploaded.skipped[0].id == "sleet-carbine"
 
 
 @pytest.mark.parametrize("change, named", [
@@ -202,9 +259,10 @@ def test_extending_a_pack_of_another_ruleset_is_refused():
     assert "extends:" in message and "extend a pack of the same ruleset" in message
 
 
-def test_a_key_that_collides_with_the_base_is_refused():
-    message = refused(as_yaml({**HEADER, "extends": STARTER_REF}, {"weapon": [{**RIFLE, "key": "hailstone-rifle"}]}))
-    assert "'hailstone-rifle' is already used by the base pack" in message
+def test_a_key_that_collides_with_the_base_is_left_out():
+    data = upload(as_yaml({**HEADER, "extends": STARTER_REF}, {"weapon": [RIFLE, {**RIFLE, "key": "hailstone-rifle"}]}))
+    assert data.catalogue.items["hailstone-rifle"].name != RIFLE["name"]  # the base's stays
+    assert "'hailstone-rifle' is already used by the base pack" in data.skipped[0].message
 
 
 @pytest.mark.parametrize("raw, filename, named", [

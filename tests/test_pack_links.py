@@ -1,6 +1,7 @@
-"""Items that name other items of their pack (Ruleset.pack_links): an upload naming one it does not hold is refused
-when it loads, naming the item, the field and the missing key, instead of failing in the builder later. The
-repo's own packs hold every item they name."""
+"""Items that name other items of their pack (Ruleset.pack_links): an uploaded item naming one its pack does not
+hold is left out when the pack loads, named with its field and the missing key, instead of failing in the builder
+later; so is every item naming one left out. An upload left with nothing is refused. The repo's own packs hold
+every item they name."""
 import pytest
 import yaml
 
@@ -47,12 +48,31 @@ def test_a_metallurgent_subskill_without_its_mother_skill_is_refused():
     assert read_upload(own_pack("metallurgent", {"skill": [mother, subskill]}), "own.yaml", ACTIVE)
 
 
-def test_a_link_to_an_item_of_the_wrong_category_is_refused():
+def test_a_link_to_an_item_of_the_wrong_category_is_left_out():
     templates = rulebook("darkmetal", "rulebook.yaml")["items"]["ally_template"]
-    recruit = next(t for t in templates if t["key"] == "recruit")
+    recruit = {**next(t for t in templates if t["key"] == "recruit"), "free_weapons": []}
     medic = {**recruit, "key": "field-medic", "name": "Field Medic", "weapons": ["recruit"]}
-    with pytest.raises(PackError, match="field 'weapons\\[0\\]': names 'recruit', which is no weapon or attach_weapon"):
-        read_upload(own_pack("darkmetal", {"ally_template": [recruit, medic]}), "own.yaml", ACTIVE)
+    data = read_upload(own_pack("darkmetal", {"ally_template": [recruit, medic]}), "own.yaml", ACTIVE)
+    assert list(data.catalogue.items) == ["recruit"]
+    [medic_out] = data.skipped
+    assert (medic_out.file, medic_out.id, medic_out.field) == ("own.yaml", "field-medic", "weapons[0]")
+    assert medic_out.message.startswith("names 'recruit', which is no weapon or attach_weapon")
+
+
+def test_what_names_a_left_out_item_is_left_out_too_until_nothing_dangles():
+    """A recruit naming a rifle the pack lacks goes, then the infantry it upgrades to, then their veterans."""
+    templates = {t["key"]: t for t in rulebook("darkmetal", "rulebook.yaml")["items"]["ally_template"]}
+    knuckles = {"key": "spike-knuckles", "name": "Spike Knuckles", "cost": 30, "carry": "1H", "damage": 1, "pierce": 1,
+                "close_combat": True, "weapon_type": "Melee Weapon"}
+    chain = [{**templates["recruit"], "free_weapons": ["standard-rifle"]}, templates["standard-infantry"],
+             templates["veteran-infantry"]]
+    data = read_upload(own_pack("darkmetal", {"weapon": [knuckles], "ally_template": chain}), "own.yaml", ACTIVE)
+    assert list(data.catalogue.items) == ["spike-knuckles"]
+    assert [(s.id, s.field) for s in data.skipped] == [("recruit", "free_weapons[0]"),
+                                                       ("standard-infantry", "upgrades_from[0]"),
+                                                       ("veteran-infantry", "upgrades_from[0]")]
+    with pytest.raises(PackError, match="ally_template item 'recruit': field 'free_weapons\\[0\\]'"):
+        read_upload(own_pack("darkmetal", {"ally_template": chain}), "own.yaml", ACTIVE)  # nothing left: refused
 
 
 @pytest.mark.parametrize("ruleset", sorted(ACTIVE))

@@ -1,5 +1,6 @@
 """User packs end to end: upload through the CLI, the API and the browser pages; capability links; never anyone's
-default; a build pinned to a user pack keeps its parts when the pack publishes a new version."""
+default; a build pinned to a user pack keeps its parts when the pack publishes a new version; a pack with entries it
+could not read loads the rest and lists them on every surface."""
 import json
 from io import StringIO
 
@@ -21,6 +22,15 @@ def deep_kit(version="1.0.0", damage=1, **header) -> bytes:
                            "items": {"weapon": [{**SPIKE, "damage": damage}]}}).encode()
 
 
+def patchy_kit(version="1.0.0") -> bytes:
+    """Deep kit with a second weapon whose damage does not read."""
+    return yaml.safe_dump({**DM_HEADER, "version": version, "extends": BASE, "items": {"weapon": [
+        SPIKE, {**SPIKE, "key": "bent-knuckles", "name": "Bent Knuckles", "damage": "lots"}]}}).encode()
+
+
+BENT = {"file": "deep-kit.yaml", "category": "weapon", "id": "bent-knuckles", "field": "damage"}
+
+
 def api_upload(client, raw, token=None, content_type="application/yaml"):
     url = f"/api/packs/{token}" if token else "/api/packs"
     return client.post(url, data=raw, content_type=content_type)
@@ -36,7 +46,7 @@ def run(*args) -> tuple[int, dict | str, str]:
     except SystemExit as exc:
         code = exc.code
     text = out.getvalue()
-    return code, (json.loads(text) if code == 0 else text), err.getvalue()
+    return code, (json.loads(text) if code in (0, 3) else text), err.getvalue()
 
 
 def test_load_pack_prints_the_pack_and_its_links(packs, tmp_path):
@@ -60,6 +70,33 @@ def test_load_pack_exit_codes_refused_and_unreadable(packs, tmp_path):
     garbage.write_bytes(b"items: [unclosed")
     assert run(str(garbage))[0] == 2 and run(str(tmp_path / "missing.yaml"))[0] == 2
     assert not Pack.objects.filter(source="user").exists() and not UserPack.objects.exists()
+
+
+def test_load_pack_exits_3_when_it_loaded_with_problems_and_prints_them(packs, tmp_path):
+    path = tmp_path / "deep-kit.yaml"
+    path.write_bytes(patchy_kit())
+    code, printed, err = run(str(path))
+    assert code == 3 and printed["status"] == "created" and printed["items"] == 1
+    [skipped] = printed["skipped"]
+    assert {k: skipped[k] for k in BENT} == BENT and "write a whole number" in skipped["message"]
+    assert err.startswith("loaded with problems: 1 entry could not be read") and "'bent-knuckles'" in err
+    assert catalogue_by_ref("deep-kit@1.0.0").items["spike-knuckles"].damage == 1
+    clean = tmp_path / "clean-kit.yaml"
+    clean.write_bytes(deep_kit(name="clean-kit"))
+    code, printed, _ = run(str(clean))
+    assert code == 0 and printed["skipped"] == []
+
+
+def test_a_pack_with_a_bad_entry_published_twice_is_unchanged_and_still_lists_it(client, packs, tmp_path):
+    path = tmp_path / "deep-kit.yaml"
+    path.write_bytes(patchy_kit())
+    run(str(path))
+    token = UserPack.objects.get().edit_token
+    code, printed, _ = run(str(path), "--edit-token", token)
+    assert code == 3 and printed["status"] == "unchanged" and printed["skipped"][0]["id"] == "bent-knuckles"
+    again = api_upload(client, patchy_kit(), token=token)
+    assert again.status_code == 200 and again.json()["skipped"][0]["id"] == "bent-knuckles"
+    assert Pack.objects.filter(name="deep-kit").count() == 1
 
 
 def test_load_pack_reads_a_lone_csv_with_its_header_as_options(packs, tmp_path):
@@ -97,6 +134,15 @@ def test_api_refusals_save_nothing(client, packs, raw, content_type, status):
     assert response.status_code == status, response.content
     assert response.json()["problems"] or status == 415
     assert not Pack.objects.filter(source="user").exists() and not UserPack.objects.exists()
+
+
+def test_api_loads_what_it_can_read_and_lists_the_rest(client, packs):
+    response = api_upload(client, patchy_kit())
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["items"] == 1 and [{k: s[k] for k in BENT} for s in body["skipped"]] == [
+        {**BENT, "file": "pack.yaml"}]  # a raw body is named by its media type
+    assert api_upload(client, deep_kit("1.0.1"), token=body["edit_token"]).json()["skipped"] == []
 
 
 def test_api_names_every_problem_with_its_field(client, packs):
@@ -177,6 +223,32 @@ def test_upload_errors_are_listed_on_the_page_and_nothing_is_saved(client, packs
     assert not UserPack.objects.exists()
 
 
+def test_the_pack_pages_list_what_the_pack_could_not_read(client, packs):
+    response = page_upload(client, patchy_kit())
+    owner = UserPack.objects.get()
+    assert response.status_code == 302
+    edit = client.get(owner.get_absolute_url()).content.decode()
+    assert "Loaded 1 item added to darkmetal-rulebook" in edit and "1 entry could not be read" in edit
+    share = client.get(owner.share_url()).content.decode()
+    for html in (edit, share):
+        section = html[html.index("What this pack could not read"):html.index("Build with this pack")]
+        assert "<details open>" in section and '<th scope="row">weapon <code>bent-knuckles</code></th>' in section
+        assert "deep-kit.yaml" in section and "<code>damage</code>" in section and "write a whole number" in section
+    assert "Spike Knuckles" in share
+    page_upload(client, deep_kit("1.1.0"), url=owner.get_absolute_url())
+    assert "What this pack could not read" not in client.get(owner.share_url()).content.decode()  # 1.1.0 read whole
+    assert "What this pack could not read" in client.get(owner.share_url(), {"version": "1.0.0"}).content.decode()
+
+
+def test_a_long_list_of_what_a_pack_could_not_read_is_collapsed(client, packs):
+    bent = [{**SPIKE, "key": f"bent-{n}", "damage": "lots"} for n in range(11)]
+    raw = yaml.safe_dump({**DM_HEADER, "extends": BASE, "items": {"weapon": [SPIKE, *bent]}}).encode()
+    page_upload(client, raw)
+    html = client.get(UserPack.objects.get().share_url()).content.decode()
+    assert "11 entries of the uploaded file were left out" in html and "<details>" in html
+    assert "<summary>11 problems, by entry, file and field</summary>" in html
+
+
 def test_a_new_build_refuses_a_pack_of_another_ruleset(client, packs):
     assert client.get(f"/new/metallurgent/anvil/?pack={BASE}").status_code == 404
     assert client.get("/new/darkmetal/leader/?pack=nope@1.0.0").status_code == 404
@@ -184,7 +256,7 @@ def test_a_new_build_refuses_a_pack_of_another_ruleset(client, packs):
 
 def test_a_new_build_offers_this_browsers_packs_and_takes_a_pasted_share_link(client, packs):
     page = client.get("/new/darkmetal/leader/").content.decode()
-    assert "use another pack" in page and "This browser&#x27;s packs" not in page
+    assert "use or add another pack" in page and "This browser&#x27;s packs" not in page
     page_upload(client, deep_kit())
     owner = UserPack.objects.get()
     page = client.get("/new/darkmetal/leader/").content.decode()

@@ -26,7 +26,7 @@ from django_htmx.http import trigger_client_event
 from pydantic import BaseModel, ValidationError
 
 from catalogue.rulesets import house_rules
-from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation
+from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation, pack_refs
 from catalogue.rulesets.spec import Kind, Ruleset
 
 from .. import changes, forms, live, presets, store
@@ -82,7 +82,10 @@ class KindPage:
     # --- documents -----------------------------------------------------------------------------
 
     def header(self, pack_ref: str) -> dict[str, Any]:
-        return {"format": BUILD_FORMAT, "ruleset": self.ruleset.key, "kind": self.kind.key, "pack": pack_ref}
+        """The fields every document of this kind starts with; `pack_ref` may be a set (base, then extensions)."""
+        pack, *extensions = pack_refs(pack_ref)
+        return {"format": BUILD_FORMAT, "ruleset": self.ruleset.key, "kind": self.kind.key, "pack": pack,
+                **({"extensions": extensions} if extensions else {})}
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**self.header(pack_ref), "name": f"New {self.kind.label}"}
@@ -196,7 +199,7 @@ class KindPage:
                                at_once=live.TRY_AT_ONCE if request.method == "GET" else None)
         context = {**self.common(checked, build), **self.context(request, checked, build), **extra, **fingerprints,
                    "pickers": pickers, "pickers_pending": live.pending(pickers),
-                   "newer": changes.newer_pack(build.pack_ref) if build else None, "editing": True,
+                   "newer": changes.newer_packs(build.pack_ref) if build else [], "editing": True,
                    # the owner's own sheet and JSON show it whole; a reveal link to hand out when something is secret
                    "reveal": build.reveal_token if build and store.public_view(build) is not build else ""}
         if request.htmx:
@@ -231,8 +234,8 @@ class KindPage:
 
         A visitor with no builds on this browser and no messages waiting sees the frame every such visitor sees,
         but for the form token: then the whole page is kept, with a stand-in for the token."""
-        newer = changes.newer_pack(build.pack_ref)
-        key = "share:" + hashlib.sha256(json.dumps([store.link_versions(build), newer and newer.ref,
+        newer = changes.newer_packs(build.pack_ref)
+        key = "share:" + hashlib.sha256(json.dumps([store.link_versions(build), [p.ref for p in newer],
                                                     getattr(build, "masked", False), reveal]).encode()).hexdigest()
         if has_builds(request) or len(get_messages(request)):
             return self.share_page(request, build, key, newer=newer, reveal=reveal)

@@ -5,11 +5,12 @@ without a database and the web page, API, CLI and PDF all show the same Report.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 Severity = Literal["error", "warning", "info"]
 
@@ -19,6 +20,11 @@ KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 SEMVER_PATTERN = r"^[0-9]{1,6}\.[0-9]{1,6}\.[0-9]{1,6}$"
 PACK_REF_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}@[0-9]{1,6}\.[0-9]{1,6}\.[0-9]{1,6}$"
 BUILD_FORMAT = "hardpoint.build/1"
+# A build's packs as one ref, base first: "core@3.1.8,long-rim@1.0.0" (a comma survives query strings,
+# where a plus would read as a space).
+PACK_SET_SEPARATOR = ","
+MAX_EXTENSIONS = 20
+MAX_KEPT = 128 * 1024
 # Names are shown on pages, sheets and in link previews: plain text only.
 _FORBIDDEN_IN_NAMES = re.compile(r"[<>\x00-\x1f\x7f]")
 
@@ -72,17 +78,50 @@ class Removed(Strict):
     by: Literal["upgrade", "import"] = "upgrade"
 
 
+def pack_set(pack: str, extensions=()) -> str:
+    """A base pack and its extensions as the one ref a build is read against."""
+    return PACK_SET_SEPARATOR.join([pack, *extensions])
+
+
+def pack_refs(ref: str) -> list[str]:
+    """A pack set's refs, base first."""
+    return [part.strip() for part in str(ref).split(PACK_SET_SEPARATOR)]
+
+
+PackRef = Annotated[str, Field(pattern=PACK_REF_PATTERN)]
+
+
 class BuildDocument(Strict):
     """What every build file shares; each ruleset's kinds add `ruleset`, `kind`, a `name` and their own fields."""
 
     format: Literal[BUILD_FORMAT] = BUILD_FORMAT  # type: ignore[valid-type]
-    pack: str = Field(pattern=PACK_REF_PATTERN)
+    pack: PackRef
+    # Packs whose items join the base's, in order (as COMP/CON's active content packs); left out of the file when
+    # there are none, so a one-pack build reads as it always has.
+    extensions: list[PackRef] = Field(default_factory=list, max_length=MAX_EXTENSIONS, exclude_if=lambda v: not v)
     notes: str = Field(default="", max_length=4000)
     # The table's house rules (see rulesets/house_rules.py); checked against the ruleset's options.
     house_rules: dict[str, Any] = Field(default_factory=dict, max_length=100)
     # What upgrades took out and imports left out, each an HP-UPGRADE warning or HP-IMPORT error until the player
     # dismisses it.
     removed: list[Removed] = Field(default_factory=list, max_length=50)
+    # What another app's file held that Hardpoint does not model (its ids, state in play, other loadouts), by the
+    # exchange's key, written back on export so that a round trip through Hardpoint loses nothing.
+    kept: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=4, exclude_if=lambda v: not v)
+
+    @model_validator(mode="after")
+    def _packs_once_and_kept_small(self):
+        if self.kept and len(json.dumps(self.kept)) > MAX_KEPT:
+            raise ValueError(f"kept: more than {MAX_KEPT:,} characters of another app's data")
+        names = [ref.partition("@")[0] for ref in (self.pack, *self.extensions)]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"extensions: {', '.join(twice)} is named twice; a build uses one version of a pack")
+        return self
+
+    @property
+    def pack_set(self) -> str:
+        return pack_set(self.pack, self.extensions)
 
 
 class PackHeader(Strict):
@@ -130,8 +169,8 @@ def parse_as(model: type[BaseModel], document: Any) -> Any:
 
 def pack_problems(build: Any, catalogue: "Catalogue") -> list[dict[str, str]]:
     """A build is read against the pack it pins; any other pack is a problem to report, not to guess around."""
-    if build.pack != catalogue.pack:
-        return [{"path": "pack", "message": f"built against {build.pack}, not {catalogue.pack}"}]
+    if build.pack_set != catalogue.ref:
+        return [{"path": "pack", "message": f"built against {build.pack_set}, not {catalogue.ref}"}]
     return []
 
 
@@ -153,6 +192,16 @@ def issue_path(location: tuple) -> str:
     return path or "(document)"
 
 
+@dataclass(frozen=True, slots=True)
+class Collision:
+    """An id a build's packs both define: the first pack's item is the one used."""
+
+    key: str
+    name: str
+    kept: str  # the ref of the pack whose item is used
+    dropped: str  # the ref of the pack whose item is not
+
+
 @dataclass(slots=True)
 class Catalogue:
     """One pack's items, keyed by item key; what validate() looks parts up in."""
@@ -163,8 +212,25 @@ class Catalogue:
     categories: dict[str, str]  # item key -> category
     title: str = ""
     source: str = "starter"
+    extensions: tuple[str, ...] = ()  # the packs whose own items were added to `pack`'s, in order
+    origins: dict[str, str] = field(default_factory=dict)  # item key -> the extension it came from
+    collisions: tuple["Collision", ...] = ()  # ids two of those packs both define
+    titles: dict[str, str] = field(default_factory=dict)  # of a set, each pack's title by its ref
     # Items by category, built on first asking: rules and pickers ask for one category many times a request.
     _by_category: dict[str, list[Any]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def ref(self) -> str:
+        return pack_set(self.pack, self.extensions)
+
+    @property
+    def refs(self) -> list[str]:
+        return [self.pack, *self.extensions]
+
+    @property
+    def packs(self) -> list[tuple[str, str]]:
+        """Each pack read, base first, with its title."""
+        return [(ref, self.titles.get(ref, self.title)) for ref in self.refs]
 
     def of(self, category: str) -> list[Any]:
         if self._by_category is None:

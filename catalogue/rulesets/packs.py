@@ -7,8 +7,10 @@ the fields, dotted columns nest: `effects.traits.ath`) with the pack's header gi
 `pack.yaml` (the header) with `<category>.csv` or `<category>.yaml` files. An uploaded pack may extend a loaded
 base pack: its items are added to the base's.
 
-Every problem names the file, the CSV row or item key, the field, what was expected and a fix; a pack with any
-problem is refused whole.
+Every problem names the file, the CSV row or item key, the field, what was expected and a fix. One bad entry never
+refuses a whole upload: it is left out and listed (`Skipped`), and the rest loads. What spoils the whole file (bytes
+that do not read, its header, its size, its examples) refuses it, and so does an upload of entries none of which
+reads. The repo's own packs must be perfect: any entry left out refuses them.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from copy import deepcopy
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -30,7 +32,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from .base import BuildError, Catalogue, PackError, PackHeader, PackUnreadable
-from .reading import Unreadable, check_tree, load_yaml, loads_json
+from .reading import Unreadable, as_text, check_tree, load_yaml, loads_json
 
 # Packs are text: 2 MB holds thousands of items, and a bigger upload is a mistake or an attack.
 MAX_UPLOAD = 2 * 1024 * 1024
@@ -47,6 +49,35 @@ MAX_PROBLEMS = 20
 IGNORED_IN_ZIPS = ("__MACOSX/", ".DS_Store")  # what archivers add on their own
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """An entry an upload left out, and why: `file` is where it came from ("weapon.csv row 4", "kit.lcp/weapons.json"),
+    `category` the one it was given as, `id` its key as written (or "#n", its place in its list), `field` the dotted
+    field ("(item)": the whole entry)."""
+
+    file: str
+    category: str
+    id: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        item = self.id if self.id.startswith("#") else f"'{self.id}'"
+        field = "" if self.field == "(item)" else f"field '{self.field}': "
+        return f"{self.file}: {self.category} item {item}: {field}{self.message}"
+
+
+def _skip(file: str, category: str, entry_id: str, field: str, message: str) -> Skipped:
+    # Each part may repeat the upload's own words, and is stored and shown: text only, and bounded.
+    return Skipped(as_text(file, 120), as_text(category, 40), as_text(entry_id, 80), as_text(field, 120),
+                   as_text(message, 600))
+
+
+def left_out(found: list[Skipped]) -> int:
+    """How many entries were left out: one with several problems is listed once for each."""
+    return len({(entry.file, entry.category, entry.id) for entry in found})
+
+
 @dataclass
 class PackData:
     header: PackHeader
@@ -54,6 +85,7 @@ class PackData:
     examples: list[dict[str, Any]]
     content_hash: str
     path: str
+    skipped: list[Skipped] = field(default_factory=list)  # an upload's entries left out, each with why
 
 
 @dataclass
@@ -63,22 +95,15 @@ class Entries:
     category: str
     items: list[tuple[str, Any]]
     blanks: dict[int, set[str]] = field(default_factory=dict)  # CSV: per item, the columns left empty
+    broken: dict[int, list[tuple[str, str]]] = field(default_factory=dict)  # CSV: per item, (column, problem)
+    key_field: str = "key"  # the field an entry's key is written in, where its format does not call it key
 
 
-class Problems:
-    """Every problem found in one pack, refused together as one PackError."""
-
-    def __init__(self) -> None:
-        self.found: list[str] = []
-
-    def add(self, message: str) -> None:
-        self.found.append(message)
-
-    def raise_any(self) -> None:
-        if self.found:
-            shown = self.found[:MAX_PROBLEMS]
-            more = len(self.found) - len(shown)
-            raise PackError("\n".join(shown + ([f"… and {more} more problems"] if more else [])))
+def _refusal(problems: list[Skipped]) -> PackError:
+    """One PackError listing the first problems found, and how many more there were."""
+    shown = [str(problem) for problem in problems[:MAX_PROBLEMS]]
+    more = len(problems) - len(shown)
+    return PackError("\n".join(shown + ([f"… and {more} more problems"] if more else [])))
 
 
 def read_pack(path: Path, rulesets: dict[str, Any]) -> PackData:
@@ -88,7 +113,7 @@ def read_pack(path: Path, rulesets: dict[str, Any]) -> PackData:
     if document.get("source") == "user" or "extends" in document:
         raise PackError(f"{path.name}: source: the repo's packs are starter or rulebook packs and extend nothing")
     return _assemble(document, [_yaml_entries(document.get("items"), path.name)], path.name, raw, rulesets,
-                     lambda ref: None, str(path))
+                     lambda ref: None, str(path), strict=True)
 
 
 def read_upload(raw: bytes, filename: str, rulesets: dict[str, Any], *, header: dict | None = None,
@@ -119,7 +144,7 @@ def read_upload(raw: bytes, filename: str, rulesets: dict[str, Any], *, header: 
     if document.get("source", "user") != "user":
         raise PackError(f"{where}: source: uploads are user packs; remove the field or write user")
     document = {**document, "source": "user"}
-    return _assemble(document, entries, where, raw, rulesets, base, where)
+    return _assemble(document, entries, where, raw, rulesets, base, where, strict=False)
 
 
 # --- reading the formats ---------------------------------------------------------------------------
@@ -181,16 +206,15 @@ def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
     doubled = sorted({c for c in columns if columns.count(c) > 1 and c})
     if doubled:
         raise PackError(f"{where}: row 1: the column {', '.join(doubled)[:60]} is named twice; keep one")
-    items, problems, blanks = [], Problems(), {}
+    items, blanks, broken = [], {}, {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
-        if len(row) > len(columns):
-            problems.add(f"{where}: row {number}: {len(row)} cells but {len(columns)} columns; quote cells that "
-                         f"hold commas")
-            continue
         item: dict[str, Any] = {}
         blank = blanks[len(items)] = set()
+        problems = broken[len(items)] = []
+        if len(row) > len(columns):
+            problems.append(("(item)", f"{len(row)} cells but {len(columns)} columns; quote cells that hold commas"))
         for column, cell in zip(columns, row):
             cell = cell.strip()
             if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS):
@@ -199,16 +223,14 @@ def _csv_entries(raw: bytes, where: str, category: str) -> list[Entries]:
                 blank.add(column)
                 continue
             if len(cell) > MAX_CELL:
-                problems.add(f"{where}: row {number}: field '{column[:40]}': {len(cell)} characters; at most "
-                             f"{MAX_CELL}")
+                problems.append((column, f"{len(cell)} characters; at most {MAX_CELL}"))
                 continue
             try:
                 _put(item, column.split("."), _cell(cell))
             except ValueError as exc:
-                problems.add(f"{where}: row {number}: field '{column[:40]}': {exc}")
+                problems.append((column, str(exc)))
         items.append((f"{where} row {number}", item))
-    problems.raise_any()
-    return [Entries(category, items, blanks)]
+    return [Entries(category, items, blanks, broken)]
 
 
 def _cell(text: str) -> Any:
@@ -310,7 +332,8 @@ FIXES = {
 }
 
 
-def _field_problems(exc: ValidationError, model: Any, csv_file: bool) -> list[str]:
+def _field_problems(exc: ValidationError, model: Any, csv_file: bool) -> list[tuple[str, str]]:
+    """(field, what is wrong — the fix) for each of a model's errors."""
     fields = ", ".join(getattr(model, "model_fields", {}))
     found = []
     for error in exc.errors(include_url=False):
@@ -326,19 +349,19 @@ def _field_problems(exc: ValidationError, model: Any, csv_file: bool) -> list[st
                    else "name a pack as name@1.2.3")
         else:
             fix = FIXES.get(kind, "")
-        found.append(f"field '{field[:60]}': {error['msg'][:160]}" + (f" — {fix}" if fix else ""))
+        found.append((field[:60], error["msg"][:160] + (f" — {fix}" if fix else "")))
     return found
 
 
 def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: bytes, rulesets: dict[str, Any],
-              base: Callable[[str], Catalogue | None], path: str) -> PackData:
+              base: Callable[[str], Catalogue | None], path: str, strict: bool) -> PackData:
     examples = document.get("examples") or []
     header_doc = {k: v for k, v in document.items() if k not in ("items", "examples")}
     try:
         header = PackHeader.model_validate(header_doc)
     except ValidationError as exc:
-        raise PackError("\n".join(f"{where}: pack header: {p}"
-                                   for p in _field_problems(exc, PackHeader, False))) from None
+        raise PackError("\n".join(f"{where}: pack header: field '{field}': {problem}"
+                                   for field, problem in _field_problems(exc, PackHeader, False))) from None
     ruleset = rulesets.get(header.ruleset)
     if ruleset is None:
         raise PackError(f"{where}: ruleset: unknown ruleset '{header.ruleset}'; use one of {', '.join(rulesets)}")
@@ -352,12 +375,19 @@ def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: byt
             raise PackError(f"{where}: extends: {header.extends} is a {parent.ruleset} pack, this one is "
                             f"{header.ruleset}; extend a pack of the same ruleset")
         items, categories = dict(parent.items), dict(parent.categories)
-    _items(entries, ruleset, items, categories, header.extends)
+    origins, dropped = _items(entries, ruleset, items, categories, header.extends)
     catalogue = Catalogue(header.ruleset, header.ref, items, categories, header.title, header.source)
-    problems = Problems()
-    for link in ruleset.pack_links:
-        problems.found += [f"{where}: {line}" for line in link.dangling(catalogue)]
-    problems.raise_any()
+    # An item naming one the pack lacks is left out, and then so is any item that named it, until none dangles. The
+    # base's items are not looked at: its own load checked them.
+    while dangling := [found for link in ruleset.pack_links for found in link.dangling(catalogue)
+                       if found[0] in origins]:
+        for key, place, problem in dangling:
+            dropped.append(_skip(origins[key], categories[key], key, place, problem))
+        for key in {key for key, _, _ in dangling}:
+            del items[key], categories[key], origins[key]
+        catalogue = Catalogue(header.ruleset, header.ref, items, categories, header.title, header.source)
+    if dropped and (strict or not origins):  # the repo's packs must be perfect; a pack of nothing is no pack
+        raise _refusal(dropped)
     if not isinstance(examples, list) or len(examples) > MAX_EXAMPLES:
         raise PackError(f"{where}: examples: a list of at most {MAX_EXAMPLES} builds")
     full_examples = []
@@ -369,11 +399,12 @@ def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: byt
         except BuildError as exc:
             raise PackError(f"{where}: example #{position + 1} ({str(example.get('name', 'unnamed'))[:60]}): "
                             f"{exc}") from None
-    stored = sum(_stored_size(item.model_dump(mode="json")) for item in items.values()) + _stored_size(full_examples)
+    stored = (sum(_stored_size(item.model_dump(mode="json")) for item in items.values()) + _stored_size(full_examples)
+              + _stored_size([asdict(s) for s in dropped]))
     if stored > MAX_PACK_BYTES:
         raise PackError(f"{where}: {stored:,} bytes once stored{f' with {header.extends}' if header.extends else ''}; "
                         f"a pack is at most {MAX_PACK_BYTES:,} — split it into packs that extend one base")
-    return PackData(header, catalogue, full_examples, hashlib.sha256(raw).hexdigest(), path)
+    return PackData(header, catalogue, full_examples, hashlib.sha256(raw).hexdigest(), path, dropped)
 
 
 def _stored_size(value: Any) -> int:
@@ -425,43 +456,51 @@ def _set(item: dict, loc: list[str], value: Any) -> None:
         node[loc[-1]] = value
 
 
-def _items(entries: list[list[Entries]], ruleset: Any, items: dict, categories: dict, base: str | None) -> None:
-    """Check every item of every category into `items` (after the base pack's); all problems at once."""
-    problems, inherited, added = Problems(), set(items), 0
+def _items(entries: list[list[Entries]], ruleset: Any, items: dict, categories: dict, base: str | None
+           ) -> tuple[dict[str, str], list[Skipped]]:
+    """Check every item of every category into `items` (after the base pack's). Returns where each added item came
+    from, and the entries left out, each problem of each named."""
+    inherited, origins, dropped, count = set(items), {}, [], 0
     for group in (e for part in entries for e in part):
         model = ruleset.categories.get(group.category)
-        if model is None:
-            problems.add(f"{group.items[0][0] if group.items else group.category}: unknown category "
-                         f"'{group.category[:40]}'; use one of {', '.join(ruleset.categories)}")
-            continue
-        adapter = TypeAdapter(model)
+        adapter = TypeAdapter(model) if model is not None else None
         for position, (origin, entry) in enumerate(group.items):
-            if added >= MAX_ITEMS:
+            count += 1
+            if count > MAX_ITEMS:
                 raise PackError(f"{origin}: more than {MAX_ITEMS} items; a pack holds at most {MAX_ITEMS}")
-            key = entry.get("key") if isinstance(entry, dict) else None
-            label = f"{origin}: {group.category} item '{str(key)[:40]}'" if key else \
-                f"{origin}: {group.category} item #{position + 1}"
-            try:
-                item = _validated(adapter, entry, group.blanks.get(position))
-            except ValidationError as exc:
-                problems.found += [f"{label}: {p}" for p in _field_problems(exc, model, ".csv" in origin)]
+            written = entry.get(group.key_field) if isinstance(entry, dict) else None
+            shown_id = str(written) if written not in (None, "") else f"#{position + 1}"
+            problems = group.broken.get(position, [])  # cells the CSV reader could not read
+            if adapter is None:
+                problems = [("(item)", f"unknown category '{group.category[:40]}'; use one of "
+                                       f"{', '.join(ruleset.categories)}")]
+            elif not problems:
+                try:
+                    item = _validated(adapter, entry, group.blanks.get(position))
+                    problems = _item_problems(item, items, categories, inherited, base)
+                except ValidationError as exc:
+                    problems = _field_problems(exc, model, ".csv" in origin)
+            if problems:
+                dropped += [_skip(origin, group.category, shown_id, field, problem) for field, problem in problems]
                 continue
-            try:
-                check_tree(stored := item.model_dump(mode="json"))
-            except Unreadable as exc:
-                problems.add(f"{label}: field '{exc.where}': {exc.message}")
-                continue
-            if (size := _stored_size(stored)) > MAX_ITEM_BYTES:
-                problems.add(f"{label}: {size:,} bytes once stored; an item is at most {MAX_ITEM_BYTES:,} — shorten "
-                             f"its texts or split it")
-                continue
-            if item.key in items:
-                owner = f"the base pack {base}" if item.key in inherited else f"a {categories[item.key]}"
-                problems.add(f"{label}: field 'key': '{item.key}' is already used by {owner} — rename one of them")
-                continue
-            items[item.key], categories[item.key] = item, group.category
-            added += 1
-    problems.raise_any()
+            items[item.key], categories[item.key], origins[item.key] = item, group.category, origin
+    return origins, dropped
+
+
+def _item_problems(item: Any, items: dict, categories: dict, inherited: set[str], base: str | None
+                   ) -> list[tuple[str, str]]:
+    """What keeps an item its model read from the pack: text that is no text, its size, a key already used."""
+    try:
+        check_tree(stored := item.model_dump(mode="json"))
+    except Unreadable as exc:
+        return [(exc.where, exc.message)]
+    if (size := _stored_size(stored)) > MAX_ITEM_BYTES:
+        return [("(item)", f"{size:,} bytes once stored; an item is at most {MAX_ITEM_BYTES:,} — shorten its "
+                           f"texts or split it")]
+    if item.key in items:
+        owner = f"the base pack {base}" if item.key in inherited else f"a {categories[item.key]}"
+        return [("key", f"'{item.key}' is already used by {owner} — rename one of them")]
+    return []
 
 
 def to_csv(items: list[dict[str, Any]]) -> str:

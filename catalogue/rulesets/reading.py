@@ -27,7 +27,7 @@ class Unreadable(ValueError):
 
     def __init__(self, message: str, where: str = ""):
         # `where` repeats the input's own keys: shown on pages, it must be text even when they were not.
-        where = _NOT_TEXT.sub(lambda found: f"\\u{ord(found.group()):04x}", where[:80])
+        where = as_text(where, 80)
         self.where, self.message = where, message
         super().__init__(f"{self.where}: {message}" if where else message)
 
@@ -57,6 +57,12 @@ def loads_json(text: str | bytes) -> Any:
 # so the page or the database that meets it fails).
 _NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
 _TOO_BIG = 10 ** MAX_DIGITS
+
+
+def as_text(text: str, limit: int) -> str:
+    """At most `limit` characters of `text`, each that is no text (`_NOT_TEXT`) written as its escape: input's own
+    words repeated in a message are shown and stored, so they must be text even when the input was not."""
+    return _NOT_TEXT.sub(lambda found: f"\\u{ord(found.group()):04x}", text[:limit])
 
 
 def check_tree(value: Any) -> None:

@@ -137,14 +137,15 @@ class ItemRef:
 class PackLink:
     """Where a pack's items of one category name other items of the pack (a Subskill its mother Skill, an ally
     template the one it upgrades from), and which categories those may be of. The rules look the named item up,
-    so a pack naming one it does not hold is refused when it loads, naming both, not when a build meets it."""
+    so an item naming one its pack does not hold is caught when the pack loads, naming both, not when a build meets
+    it."""
 
     category: str
     path: str  # as ItemRef reads it, over the item's fields: `upgrades_from[]`, `weapons[].weapon`
     names: tuple[str, ...]
 
-    def dangling(self, catalogue: Catalogue) -> list[str]:
-        """'<category> item '<key>': field '<where>': ...' for every item this link names that the pack lacks."""
+    def dangling(self, catalogue: Catalogue) -> list[tuple[str, str, str]]:
+        """(item key, field, what is wrong) for every item this link names that the pack lacks."""
         found = []
         for key, category in catalogue.categories.items():
             if category != self.category:
@@ -152,8 +153,8 @@ class PackLink:
             fields = catalogue.items[key].model_dump()
             for where, named in ItemRef(self.path).found(fields):
                 if catalogue.categories.get(named) not in self.names:
-                    found.append(f"{category} item '{key[:40]}': field '{issue_path(where)}': names '{named[:40]}', "
-                                 f"which is no {' or '.join(self.names)} in this pack — add it, or fix the key")
+                    found.append((key, issue_path(where), f"names '{named[:40]}', which is no "
+                                  f"{' or '.join(self.names)} in this pack — add it, or fix the key"))
         return found
 
 
@@ -254,17 +255,28 @@ class Unknown:
 
 
 @dataclass(frozen=True)
+class Wanted:
+    """What another app's file says it was built with: the content packs it names (as it names them, with the
+    title and version each) and every item id it uses, from which an import picks its packs."""
+
+    packs: tuple[tuple[str, str], ...]  # (title, version)
+    ids: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Exchange:
     """Another app's file format for one kind of build (COMP/CON's pilots), read into a build and written back.
 
     `read(raw, catalogue, pack_ref)` gives the build document and the ids it had to leave out (BuildError when the
-    file is unreadable); `write(document, catalogue)` gives the other app's JSON."""
+    file is unreadable); `write(document, catalogue)` gives the other app's JSON; `wants(raw)`, when the format
+    says what it was built with, lets an import choose its packs without being told."""
 
     key: str  # in URLs and commands: /api/import/<key>
     label: str  # "COMP/CON pilot"
     kind: str
     read: Callable[[bytes | str, Catalogue, str], tuple[dict[str, Any], list[Unknown]]]
     write: Callable[[dict[str, Any], Catalogue], dict[str, Any]]
+    wants: Callable[[bytes | str], Wanted] | None = None
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,7 @@ def defending_mech(target: engine.DefenderModel, catalogue: Catalogue) -> c.Mech
         if example is None:
             raise forms.problem("target.mech", f"{catalogue.pack} has no example Mech named {target.mech[:40]!r}")
         written = {k: v for k, v in example.items() if k not in ("kind", "notes")}
-        return resolve(parse({**written, "pack": catalogue.pack}), catalogue)
+        return resolve(parse({**written, "pack": catalogue.pack, "extensions": list(catalogue.extensions)}), catalogue)
     if target.build is not None:
         build = Build.objects.filter(share_id=target.build, ruleset="ember", kind="mech").first()
         if build is None:

@@ -20,7 +20,7 @@ from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.lancer import construction as c
 from catalogue.rulesets.lancer import movement
 from catalogue.rulesets.lancer import preview as engine
-from catalogue.rulesets.lancer.places import weapon_slots
+from catalogue.rulesets.lancer.places import kept_mounts, shown_mounts, weapon_slots
 from catalogue.rulesets.lancer.rules import OPTIONS
 from catalogue.rulesets.lancer.schema import CoreBonus, Frame, PilotGear, Skill, System, Talent, tagged
 
@@ -37,7 +37,7 @@ STAT_LABELS = {"hp": "HP", "armor": "Armor", "evasion": "Evasion", "edef": "E-De
 FITS = {"Aux": "one Aux weapon", "Main": "a Main or an Aux weapon", "Flex": "a Main weapon, or two Aux",
         "Heavy": "a Heavy, Main or Aux weapon, or a Superheavy braced by another mount",
         "Main/Aux": "a Main and an Aux weapon", "Aux/Aux": "two Aux weapons",
-        "Integrated": "the frame's own weapon"}
+        "Integrated": "the frame's own weapon", None: "nothing: no frame or CORE bonus gives this mount"}
 RANK_NAMES = ("—", "I", "II", "III")
 PATH = re.compile(r"^mechs\[(\d+)\]\.?(.*)$")
 
@@ -201,9 +201,11 @@ def mech_from_post(row: forms.Row, items, verb: str, where: str) -> dict[str, An
         mount = {"weapons": weapons, "mods": mods}
         if mount_row.checked("bracing"):
             mount["bracing"] = True
+        if mount_row.get("core"):  # the CORE bonus that adds the mount, or refits it (L-B09)
+            mount["core_bonus"] = mount_row.get("core")
         mounts.append(mount)
     if isinstance(frame, Frame):  # a new frame keeps the mounts it has, empties the rest
-        mounts = (mounts + [{"weapons": []} for _ in frame.mounts])[:len(frame.mounts)]
+        mounts = kept_mounts(mounts, len(frame.mounts))
     systems = [system.get() for system in forms.rows(row.post, row.name("system"), MAX_SYSTEMS)]
     systems = [key for key in systems if key]
     if verb == "remove-system" and where.startswith(f"{row.index}."):
@@ -226,12 +228,22 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
     for m, (mech, detail) in enumerate(zip(document.get("mechs", []), report.detail.get("mechs", []))):
         frame = frames[mech["frame"]]
         at = f"mech-{m}"  # its pickers' form fields start so
+        held = document.get("core_bonuses", [])
         mounts = []
-        for n, (kind, loadout) in enumerate(zip(frame.mounts, mech["mounts"])):
+        for n, (kind, loadout) in enumerate(shown_mounts(mech, frame, held)):
             weapons = [items[k] for k in loadout["weapons"]]
             mods = list(loadout.get("mods", [])) + [None] * (len(weapons) - len(loadout.get("mods", [])))
             fields = f"{at}-mount-{n}"
-            mounts.append({"index": n, "type": kind, "fits": FITS[kind], "bracing": loadout.get("bracing", False),
+            bonus, added = loadout.get("core_bonus"), n >= len(frame.mounts)
+            # each of the frame's mounts offers the CORE bonuses that refit one (L-B09): those the pilot holds, and
+            # its own, to take off
+            refits = [] if added else [k for k in dict.fromkeys([*held, bonus])
+                                       if k in c.REFITTED_MOUNTS and k in items]
+            mounts.append({"index": n, "type": kind, "fits": FITS[kind],
+                           "bracing": loadout.get("bracing", False), "core_bonus": items.get(bonus or ""),
+                           "added": added, "refits": [(items[k], k == bonus, c.REFITTED_MOUNTS[k]) for k in refits],
+                           # carried as it is where no checkbox offers it: an added mount's CORE bonus
+                           "core_kept": bonus if bonus and bonus not in refits else "",
                            "slots": [{"w": w, "weapon": weapon, "mod": items.get(mod) if mod else None,
                                       "field": f"{fields}-weapon-{w}", "mod_field": f"{fields}-mod-{w}",
                                       "licence": licence_label(weapon, frames),
@@ -255,7 +267,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                       "has_ai": any(s["item"].type == "AI" or tagged(s["item"], "tg_ai") for s in systems),
                       "issues": [i for i in report.issues if i.path.startswith(f"mechs[{m}]")
                                  and not i.path.startswith(f"mechs[{m}].mounts[")],
-                      "repair_boxes": range(value["repcap"]), "moves": moves(frame.stats.size, value["speed"])})
+                      "repair_boxes": range(value["repcap"]), "moves": moves(value["size"], value["speed"])})
     own = report.issues
     return {
         "skills": [(k, k.title(), document.get("hase", {}).get(k, 0)) for k in skills],

@@ -92,7 +92,7 @@ class Page(KindPage):
         cards = []
         for entry in checked.document.get("units", []):
             if entry.get("unit"):
-                document = {**unit_page.header(checked.document["pack"]), **entry["unit"]}
+                document = {**unit_page.header(checked.catalogue.ref), **entry["unit"]}
                 # The card is headed by the unit's own name; its link is the company's, where it is written.
                 card = SimpleNamespace(name=entry["unit"]["name"], version=build.version, share_id=build.share_id)
                 cards += unit_page.sheet_sections(card, store.check(document), share_url)

@@ -9,8 +9,9 @@ from django.db import transaction
 
 from builder import exchange, store
 from builder.management import read_input
+from catalogue.models import Pack
 from catalogue.rulesets import EXCHANGES
-from catalogue.rulesets.base import BuildError
+from catalogue.rulesets.base import BuildError, pack_refs
 
 
 class Command(BaseCommand):
@@ -21,15 +22,18 @@ class Command(BaseCommand):
         if not self.format:
             parser.add_argument("format", choices=sorted(EXCHANGES), help="the file's format")
         parser.add_argument("file", help="the file to import, or - for standard input")
-        parser.add_argument("--pack", default="", help="name@version (or an uploaded pack's share link) to read it "
-                                                       "against; default: the newest pack for its kind")
+        parser.add_argument("--pack", default="", help="name@version (or an uploaded pack's share link; several "
+                                                       "as base,extension,…) to read it against; default: the "
+                                                       "packs the file names or whose ids it uses")
 
     def handle(self, *args, file, pack, **options):
         key = self.format or options["format"]
         try:
             raw = read_input(file)
             with transaction.atomic():
-                checked, unknown = exchange.read(key, raw, pack)
+                # The server's operator may read against any pack loaded here, uploaded ones included.
+                imported = exchange.read(key, raw, pack, Pack.objects.filter(source="user").select_related("ruleset"))
+                checked, unknown = imported.checked, imported.unknown
                 build = store.create(checked)
         except OSError as exc:
             self.stderr.write(f"{file}: cannot read: {exc.strerror}")
@@ -40,5 +44,6 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps({"share_url": build.share_url(), "edit_url": build.get_absolute_url(),
                                       "legal": checked.report.legal,
                                       "issues": [i.as_dict() for i in checked.report.issues],
+                                      "packs": pack_refs(build.pack_ref), "missing_packs": imported.missing,
                                       "unknown": exchange.unknown_as_dicts(unknown)}, indent=2, ensure_ascii=False))
         sys.exit(0 if checked.report.legal and not unknown else 1)

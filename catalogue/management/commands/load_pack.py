@@ -1,17 +1,20 @@
 """`manage.py load_pack FILE`: upload a user pack (YAML, CSV or zip) as the browser and API do.
 
-Prints {"pack", "items" (its own, not the base's), "extends", "status", "share_url", "edit_url"} as JSON. Exit 0 when loaded (or already loaded
-unchanged), 1 when refused for schema or rule problems, 2 when the file is no pack at all or cannot be read.
+Prints {"pack", "items" (its own, not the base's), "extends", "status", "share_url", "edit_url", "skipped" (each
+entry left out: {file, category, id, field, message})} as JSON. Exit 0 when loaded (or already loaded unchanged),
+3 when loaded with problems (some entries could not be read and were left out), 1 when refused for schema or rule
+problems, 2 when the file is no pack at all or cannot be read.
 """
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
 from catalogue.loader import publish
 from catalogue.rulesets.base import PackError, PackUnreadable
-from catalogue.rulesets.packs import MAX_UPLOAD
+from catalogue.rulesets.packs import MAX_UPLOAD, left_out
 
 LONE_CSV_HEADER = ("name", "version", "ruleset", "title", "category", "extends")
 
@@ -49,4 +52,10 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps({
             "pack": published.result.ref, "items": published.own_items, "extends": published.extends,
             "status": published.result.status,
-            "share_url": owner.share_url(), "edit_url": owner.get_absolute_url()}, indent=2))
+            "share_url": owner.share_url(), "edit_url": owner.get_absolute_url(),
+            "skipped": [asdict(entry) for entry in published.skipped]}, indent=2))
+        if published.skipped:
+            count = left_out(published.skipped)
+            self.stderr.write(f"loaded with problems: {count} entr{'y' if count == 1 else 'ies'} could not be read\n"
+                              + "\n".join(str(entry) for entry in published.skipped))
+            sys.exit(3)

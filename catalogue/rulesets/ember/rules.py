@@ -78,7 +78,7 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
     mechs, paths, legal = [], [], {}
     for i, entry in enumerate(squad.mechs):
         if entry.mech is not None:
-            written = MechBuild(pack=catalogue.pack, **entry.mech.model_dump())
+            written = MechBuild(pack=catalogue.pack, extensions=list(catalogue.extensions), **entry.mech.model_dump())
             mechs.append(resolve(written, catalogue, prefix=f"mechs[{i}].mech."))
             paths.append(i)
             legal[i] = not [issue for issue in c.check_mech(mechs[-1]) if issue.severity == "error"]

@@ -36,6 +36,6 @@ RULESET = Ruleset(
                      "mechtype"),
     cell_text=CELLS,
     pack_readers={".lcp": lcp.read},
-    exchanges=(Exchange("compcon", "COMP/CON pilot", "pilot", compcon.read, compcon.write),),
+    exchanges=(Exchange("compcon", "COMP/CON pilot", "pilot", compcon.read, compcon.write, compcon.wants),),
     item_summary=places.summary,
 )

@@ -16,25 +16,30 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from copy import deepcopy
 from datetime import datetime, timezone
 from itertools import zip_longest
 from typing import Any
 
-from ..base import BuildError, Catalogue, parse_as
+from ..base import BuildError, Catalogue, pack_refs, parse_as
 from ..reading import Unreadable, loads_json
-from ..spec import Unknown
+from ..spec import Unknown, Wanted
 from . import construction as c
 from .rules import mech_bonuses, pilot_stats, resolve
 from .schema import MountLoadout, PilotBuild, tagged
 
 MAX_BYTES = 2 * 1024 * 1024
+KEPT = "compcon"  # the key of the COMP/CON file a build keeps (BuildDocument.kept)
+KEEP_AT_MOST = 96 * 1024  # within the build's own limit on what it keeps
 CORE = "lancer-core"  # lancer-data's core content, by the name its info.json gives (COMP/CON's brews omit it)
 HASE = ("hull", "agility", "systems", "engineering")  # the order of COMP/CON's `mechSkills` array
 PILOT_GEAR_LISTS = ("armor", "weapons", "gear", "extendedWeapons", "extendedGear")
-# Mounts a CORE bonus or talent adds to a load-out; Hardpoint's mechs have only their frame's mounts.
-EXTRA_MOUNTS = {"improved_armament": "improved armament mount", "superheavy_mounting": "superheavy mounting",
-                "integratedWeapon": "integrated weapon mount", "extraMounts": "extra mount",
+# The mounts a CORE bonus adds (L-B09), by COMP/CON's loadout field: read into the mounts after the frame's.
+BONUS_MOUNTS = {"improved_armament": "cb_improved_armament", "integratedWeapon": "cb_integrated_weapon"}
+# Mounts a talent or other content adds, which Hardpoint does not model: their weapons are listed as left out.
+EXTRA_MOUNTS = {"superheavy_mounting": "superheavy mounting", "extraMounts": "extra mount",
                 "extraIntegratedMounts": "extra integrated mount"}
+REFIT = "cb_mount_retrofitting"  # on a frame mount COMP/CON names it among the mount's `bonus_effects`
 # COMP/CON's weapon slots for each mount type (Mount.generateSlots): (slots, extra). A Flex mount's second
 # Auxiliary weapon goes in `extra`.
 SLOTS = {"Main": (["Main"], []), "Heavy": (["Heavy"], []), "Flex": (["Flex"], ["Auxiliary"]),
@@ -88,8 +93,10 @@ class _Import:
 
     def pilot(self, data: dict, pack_ref: str) -> tuple[dict, list[Unknown]]:
         callsign = _text(self.get(data, "callsign", str, "callsign", ""), 40)
+        pack, *extensions = pack_refs(pack_ref)
         document = {
-            "format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": pack_ref,
+            "format": "hardpoint.build/1", "ruleset": "lancer", "kind": "pilot", "pack": pack,
+            **({"extensions": extensions} if extensions else {}),
             "name": _text(self.get(data, "name", str, "name", ""), 80) or callsign or "Imported pilot",
             "callsign": callsign,
             "ll": _clamp(self.get(data, "level", int, "level", 0), -1, 99),
@@ -102,12 +109,16 @@ class _Import:
             "gear": self.gear(data),
             "mechs": [],
         }
+        at = []  # the file's index of each mech read
         for m, mech in self.entries(data, "mechs", "mechs"):
             loaded = self.mech(mech, f"mechs[{m}]", m)
             if loaded is not None:
                 document["mechs"].append(loaded)
+                at.append(m)
         if self.problems:
             raise BuildError(self.problems)
+        if (file := _small(data)) is not None:
+            document["kept"] = {KEPT: {"file": file, "read": deepcopy(document), "mechs_at": at}}
         return document, self.unknown
 
     # typed access ---------------------------------------------------------------------------------
@@ -220,6 +231,11 @@ class _Import:
                   for n, mount in self.entries(loadout, "mounts", f"{path}.mounts")]
         missing = len(self.catalogue.items[frame].mounts) - len(mounts)  # one entry per frame mount, in order
         mounts += [{"weapons": [], "mods": [], "bracing": False}] * missing
+        for key, bonus in BONUS_MOUNTS.items():
+            added = self.get(loadout, key, dict, f"{path}.{key}")
+            read = self.mount(added, f"{path}.{key}", f"{label} {key} mount") if added else None
+            if read and read["weapons"]:  # COMP/CON writes each such mount, empty when the bonus is not taken
+                mounts.append({**read, "core_bonus": bonus})
         self.extra_mounts(loadout, path, label)
         systems = [key for s, entry in self.entries(loadout, "systems", f"{path}.systems")
                    if (key := self.item_id(entry, f"{path}.systems[{s}]"))
@@ -259,7 +275,9 @@ class _Import:
             mods.pop()
         # COMP/CON locks the mount a Superheavy weapon braces on ("SUPERHEAVY WEAPON BRACING" in its stat blocks).
         bracing = self.get(mount, "lock", bool, f"{path}.lock", False) and not weapons
-        return {"weapons": weapons, "mods": mods, "bracing": bracing}
+        effects = self.get(mount, "bonus_effects", list, f"{path}.bonus_effects", [])
+        return {"weapons": weapons, "mods": mods, "bracing": bracing,
+                **({"core_bonus": REFIT} if REFIT in effects else {})}
 
     def mod(self, weapon: dict, path: str) -> str:
         mod = weapon.get("mod")
@@ -296,9 +314,16 @@ def _text(value: str, limit: int) -> str:
 # --- Hardpoint → COMP/CON ---------------------------------------------------------------------------
 
 def to_compcon(document: dict, catalogue: Catalogue) -> dict:
-    """A pilot document as a COMP/CON pilot file (the v2 shape, which COMP/CON 2 and 3 both import), with fresh
-    ids: Hardpoint keeps no COMP/CON ids, so an export is a new pilot there, never an overwrite of one."""
+    """A pilot document as a COMP/CON pilot file (the v2 shape, which COMP/CON 2 and 3 both import). A pilot that
+    came from COMP/CON is written back into the file it came from, with its ids, state and everything Hardpoint
+    does not model; what the player changed here replaces what it was. Any other pilot gets fresh ids."""
     pilot = parse_as(PilotBuild, document)
+    fresh = _fresh(pilot, catalogue)
+    kept = pilot.kept.get(KEPT)
+    return _written_back(fresh, pilot, kept, catalogue) if kept else fresh
+
+
+def _fresh(pilot: PilotBuild, catalogue: Catalogue) -> dict:
     resolve(pilot, catalogue)
     items = catalogue.items
     ll = _clamp(pilot.ll, 0, c.MAX_LL)
@@ -306,8 +331,7 @@ def to_compcon(document: dict, catalogue: Catalogue) -> dict:
     for key in pilot.gear:
         gear[items[key].type].append(_equipment(key, _uses(items[key], 0)))
     now = _js_date()
-    name, _, version = catalogue.pack.partition("@")
-    return {
+    written = {
         "id": str(uuid.uuid4()), "level": pilot.ll, "callsign": pilot.callsign, "name": pilot.name,
         "player_name": "", "status": "Active", "dead": False, "text_appearance": "", "notes": pilot.notes,
         "history": "", "quirks": [], "background": "", "resistances": [], "portrait": "", "cloud_portrait": "",
@@ -321,15 +345,160 @@ def to_compcon(document: dict, catalogue: Catalogue) -> dict:
         "core_bonuses": list(pilot.core_bonuses),
         "mechSkills": [pilot.hase.get(k, 0) for k in HASE],  # a beta-rules Targeting has no place here
         "reserves": [], "orgs": [], "counter_data": [], "custom_counters": [],
-        # the content packs COMP/CON must have, as it names them; the core content is none
-        "brews": [] if name == CORE else [f"{catalogue.title} @ {version}"],
+        "brews": brews(catalogue),
         # COMP/CON's pilot loadout has 1 armour, 2 weapon and 3 gear slots, empty ones null (PilotLoadout).
         "loadout": {"id": str(uuid.uuid4()), "name": "Primary", "armor": _padded(gear["Armor"], 1),
                     "weapons": _padded(gear["Weapon"], 2), "gear": _padded(gear["Gear"], 3),
                     "extendedWeapons": [None], "extendedGear": [None, None]},
-        # Hardpoint keeps no mech in use yet: the first is COMP/CON's active one
+        # Hardpoint keeps no mech in use: the first is COMP/CON's active one
         "mechs": [_mech(mech, pilot, catalogue, now, active=m == 0) for m, mech in enumerate(pilot.mechs)],
     }
+    written["state"] = _at_rest(written["mechs"][0]["id"] if written["mechs"] else "")
+    return written
+
+
+def _at_rest(active_mech_id: str) -> dict:
+    """COMP/CON's play state (ActiveState) of a pilot between missions, as a new one starts: the active mech named,
+    no mission run, no combat statistics."""
+    return {"active_mech_id": active_mech_id, "stage": "Narrative", "mission": 0, "turn": 1, "actions": 2,
+            "braced": False, "overcharged": False, "prepare": False, "bracedCooldown": False, "redundant": False,
+            "mounted": False, "deployed": [],
+            "stats": {key: 0 for key in ("moves", "kills", "damage", "hp_damage", "structure_damage", "overshield",
+                                         "heat_damage", "reactor_damage", "overcharge_uses", "core_uses")}}
+
+
+# What each of Hardpoint's pilot fields is written as in COMP/CON's file.
+WRITTEN_AS = {"name": ("name",), "callsign": ("callsign",), "ll": ("level",), "notes": ("notes",),
+              "hase": ("mechSkills",), "triggers": ("skills",), "talents": ("talents",), "licences": ("licenses",),
+              "core_bonuses": ("core_bonuses",)}
+MECH_FIELDS = ("frame", "mounts", "systems")
+
+
+def _written_back(fresh: dict, pilot: PilotBuild, kept: dict, catalogue: Catalogue) -> dict:
+    """The file a pilot was imported from, with each field the player changed here replaced by its new value."""
+    file, at = deepcopy(kept["file"]), kept.get("mechs_at", [])
+    read = parse_as(PilotBuild, kept["read"])
+    changed = False
+    for field, keys in WRITTEN_AS.items():
+        if getattr(pilot, field) != getattr(read, field):
+            file.update({key: fresh[key] for key in keys})
+            changed = True
+    if pilot.gear != read.gear:
+        _put_loadout(file, fresh["loadout"])
+        changed = True
+    if pilot.pack_set != read.pack_set:
+        file["brews"] = fresh["brews"]
+        changed = True
+    originals = file.get("mechs") if isinstance(file.get("mechs"), list) else []
+    mechs, used = [], set()
+    for m, mech in enumerate(pilot.mechs):
+        # The mech it was: the same frame, and its name or its loadout unchanged.
+        match = next((j for j, before in enumerate(read.mechs) if j not in used and j < len(at)
+                      and before.frame == mech.frame and (before.name == mech.name or
+                                                          (before.mounts, before.systems) == (mech.mounts, mech.systems))),
+                     None)
+        if match is None or not isinstance(originals[at[match]], dict):
+            mechs.append(fresh["mechs"][m])
+            changed = True
+            continue
+        used.add(match)
+        original = originals[at[match]]
+        if read.mechs[match] != mech:
+            original["name"] = mech.name
+            _put_mech_loadout(original, fresh["mechs"][m]["loadouts"][0])
+            changed = True
+        mechs.append(original)
+    unread = [mech for i, mech in enumerate(originals) if i not in at]  # frames no pack here knows: kept as they were
+    if len(used) < len(read.mechs):
+        changed = True
+    file["mechs"] = mechs + unread
+    if mechs and not any(isinstance(m, dict) and m.get("active") for m in file["mechs"]):
+        mechs[0]["active"] = True
+    if changed:
+        file["lastModified"] = fresh["lastModified"]
+    return file
+
+
+def _put_loadout(file: dict, loadout: dict) -> None:
+    """The pilot's gear into the loadout COMP/CON reads, `loadout` (v2) or the active one of `loadouts` (3), under
+    the id it had."""
+    listed = file.get("loadouts") if isinstance(file.get("loadouts"), list) and file.get("loadouts") else None
+    index = _clamp(_whole(file.get("active_index")) or 0, 0, len(listed) - 1) if listed else 0
+    before = listed[index] if listed else file.get("loadout")
+    written = {**loadout, "id": before["id"]} if isinstance(before, dict) and "id" in before else loadout
+    if listed:
+        listed[index] = written
+    else:
+        file["loadout"] = written
+
+
+def _put_mech_loadout(mech: dict, loadout: dict) -> None:
+    """A mech's new mounts and systems into its active loadout, the other loadouts as they were."""
+    loadouts = mech.get("loadouts") if isinstance(mech.get("loadouts"), list) else []
+    index = _whole(mech.get("active_loadout_index")) or 0
+    if 0 <= index < len(loadouts) and isinstance(loadouts[index], dict):
+        loadouts[index] = {**loadouts[index], **{k: loadout[k] for k in ("mounts", "systems", *BONUS_MOUNTS)}}
+    else:
+        mech["loadouts"], mech["active_loadout_index"] = [loadout], 0
+
+
+def _small(data: dict) -> dict | None:
+    """The file as kept with the build: whole when it fits, else without its long texts (a portrait written into
+    the file), else not at all (an export then writes a new pilot)."""
+    if len(json.dumps(data)) <= KEEP_AT_MOST:
+        return data
+    trimmed = _without_long_texts(data)
+    return trimmed if len(json.dumps(trimmed)) <= KEEP_AT_MOST else None
+
+
+def _without_long_texts(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_long_texts(v) for k, v in value.items() if not (isinstance(v, str) and len(v) > 2000)}
+    if isinstance(value, list):
+        return [_without_long_texts(v) for v in value]
+    return value
+
+
+def brews(catalogue: Catalogue) -> list[str]:
+    """The content packs COMP/CON must have, as it names them ("Long Rim @ 1.0.0"); the core content is none."""
+    found = []
+    for ref in pack_refs(catalogue.ref):
+        name, _, version = ref.partition("@")
+        if name != CORE:
+            found.append(f"{catalogue.titles.get(ref, catalogue.title)} @ {version}")
+    return found
+
+
+def wants(raw: bytes | str | dict) -> Wanted:
+    """The content packs a COMP/CON pilot names (`brews`) and every id it uses, for an import to choose packs by."""
+    data = _load(raw)
+    named, listed = [], data.get("brews")
+    for brew in listed if isinstance(listed, list) else []:
+        if isinstance(brew, dict):  # COMP/CON 3 writes {LcpId, LcpName, LcpVersion, Website}
+            brew = f"{brew.get('LcpName') or brew.get('name') or ''} @ {brew.get('LcpVersion') or brew.get('version') or ''}"
+        title, _, version = str(brew).rpartition(" @ ") if " @ " in str(brew) else (str(brew), "", "")
+        if title.strip() and title.strip().casefold() not in ("core", CORE):  # the core content goes unnamed
+            named.append((title.strip()[:120], version.strip()[:20]))
+    return Wanted(tuple(named[:20]), frozenset(_ids(data)))
+
+
+def _ids(value: Any, depth: int = 0) -> set[str]:
+    """Every id a pilot file names: `id` fields, frames and CORE bonuses (its own uuids too, which no pack has)."""
+    found: set[str] = set()
+    if depth > 12:
+        return found
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key in ("id", "frame") and isinstance(inner, str):
+                found.add(inner[:80])
+            elif key == "core_bonuses" and isinstance(inner, list):
+                found.update(b[:80] for b in inner if isinstance(b, str))
+            if isinstance(inner, (dict, list)):
+                found |= _ids(inner, depth + 1)
+    elif isinstance(value, list):
+        for inner in value:
+            found |= _ids(inner, depth + 1)
+    return found
 
 
 def _mech(mech, pilot: PilotBuild, catalogue: Catalogue, now: str, active: bool) -> dict:
@@ -339,8 +508,10 @@ def _mech(mech, pilot: PilotBuild, catalogue: Catalogue, now: str, active: bool)
     derived = {k: v for k, (v, _) in c.derived(stats, ll, dict(pilot.hase),
                                                extra=mech_bonuses(pilot, mech, catalogue, ll, c.grit(ll))).items()}
     more = derived["limited_bonus"]
-    mounts = [_mount(kind or "Main", loadout or MountLoadout(), catalogue, more)
-              for kind, loadout in zip_longest(frame.mounts, mech.mounts)]
+    own = list(zip_longest(frame.mounts, mech.mounts[:len(frame.mounts)]))
+    mounts = [_mount(c.REFITTED_MOUNTS.get(loadout.core_bonus, kind) if loadout else kind, loadout or MountLoadout(),
+                     catalogue, more) for kind, loadout in own]
+    added = {m.core_bonus: m for m in mech.mounts[len(frame.mounts):]}
     return {
         "id": str(uuid.uuid4()), "name": mech.name, "notes": "", "gm_note": "", "frame": mech.frame,
         "active": active,
@@ -357,8 +528,9 @@ def _mech(mech, pilot: PilotBuild, catalogue: Catalogue, now: str, active: bool)
         "loadouts": [{"id": str(uuid.uuid4()), "name": "Primary",
                       "systems": [_equipment(key, _uses(catalogue.items[key], more)) for key in mech.systems],
                       "mounts": mounts,
-                      "improved_armament": _mount("Flex"), "superheavy_mounting": _mount("Superheavy"),
-                      "integratedWeapon": _mount("Aux"), "extraMounts": [], "extraIntegratedMounts": []}],
+                      **{key: _mount(c.ADDED_MOUNTS[bonus], added.get(bonus), catalogue, more)
+                         for key, bonus in BONUS_MOUNTS.items()},
+                      "superheavy_mounting": _mount("Superheavy"), "extraMounts": [], "extraIntegratedMounts": []}],
     }
 
 
@@ -377,8 +549,10 @@ def _mount(kind: str, loadout=None, catalogue: Catalogue | None = None, more: in
                 slot["weapon"] = _weapon(*fitting, _uses(catalogue.items[fitting[0]], more))
         extra += [{"size": "Auxiliary", "weapon": _weapon(*w, _uses(catalogue.items[w[0]], more))}
                   for w in left]  # kept, though no slot fits
+    refit = loadout is not None and loadout.core_bonus in c.REFITTED_MOUNTS
     return {"mount_type": kind, "lock": bool(loadout is not None and loadout.bracing and not loadout.weapons),
-            "slots": slots, "extra": extra, "bonus_effects": [], "modifiable": True}
+            "slots": slots, "extra": extra, "bonus_effects": [loadout.core_bonus] if refit else [],
+            "modifiable": loadout is None or loadout.core_bonus not in c.UNMODDED}
 
 
 def _weapon(key: str, mod: str | None, uses: int = 0) -> dict:

@@ -19,6 +19,8 @@ START_TALENTS, MAX_TALENT_RANK = 3, 3  # L-B05
 MAX_LICENCE_RANK = 3  # L-B06
 CORE_BONUS_EVERY = 3  # L-B07: one at LL 3, 6, 9 and 12
 MAX_ARMOR = 4  # L-B14
+SIZES = (0.5, 1, 2, 3)  # L-B08: a size bonus (Fomorian Frame) steps through these, "½ to 1, 1 to 2", up to 3
+AI_CAP = 1  # L-B12: AIs a mech carries, more with an `ai_cap` bonus (The Lesson of Shaping)
 BASE_STRUCTURE = BASE_STRESS = 4
 HASE = ("hull", "agility", "systems", "engineering")
 BETA_SKILLS = HASE + ("targeting",)  # the beta glossary's fifth modifier (A-01), a house-rule reading
@@ -32,6 +34,13 @@ FITTINGS = {
     "Main/Aux": [("Main", "Aux"), ("Main",), ("Aux",)],
     "Aux/Aux": [("Aux", "Aux"), ("Aux",)],
 }
+# L-B09: the mounts CORE bonuses give, by the bonus's id as COMP/CON models them (MechLoadout; lancer-data says so in
+# text only). Improved Armament and Integrated Weapon add a mount after the frame's; Mount Retrofitting makes one of
+# the frame's mounts Main/Aux.
+ADDED_MOUNTS = {"cb_improved_armament": "Flex", "cb_integrated_weapon": "Aux"}
+REFITTED_MOUNTS = {"cb_mount_retrofitting": "Main/Aux"}
+FEWER_MOUNTS_THAN = {"cb_improved_armament": 3}  # only on a mech with fewer mounts, integrated ones not counted
+UNMODDED = {"cb_integrated_weapon"}  # L-B11: "It can't be modified."
 
 
 @dataclass
@@ -207,16 +216,22 @@ def derived(frame: FrameStats, ll: int, hase: dict[str, int], grit_reading: str 
         "armor": (frame.armor, f"frame {frame.armor}"),
         "structure": (frame.structure, "frame"),
         "stress": (frame.stress, "frame"),
+        "size": (frame.size, f"frame {frame.size:g}"),
+        "ai_cap": (AI_CAP, "one AI"),
     }
     for bonus in extra or []:
         stat = MECH_BONUSES.get(bonus.stat)
         if stat is None:
             continue
-        value, explain = stats.get(stat, (0, ""))
+        value, explain = stats[stat]
         stats[stat] = (value + bonus.value, f"{explain} {bonus.value:+d} {bonus.source}".strip())
     armor, explain = stats["armor"]
     if armor > armor_cap:
         stats["armor"] = (armor_cap, f"{explain}, at most {armor_cap}")
+    size, explain = stats["size"]
+    if size != frame.size:  # a bonus counts sizes, not spaces: from ½ one size up is 1
+        step = SIZES.index(frame.size) + int(size - frame.size)
+        stats["size"] = (SIZES[max(0, min(step, len(SIZES) - 1))], f"{explain}, counted in sizes (½, 1, 2, 3)")
     return stats
 
 
@@ -225,20 +240,47 @@ def fits(mount: str, sizes: list[str]) -> bool:
     return tuple(sorted(sizes, reverse=True)) in [tuple(sorted(f, reverse=True)) for f in FITTINGS.get(mount, [])]
 
 
+def adds_mount(bonus: str, frame_mounts: list[str]) -> bool:
+    """L-B09: whether a CORE bonus adds a mount to a mech on a frame with these mounts."""
+    limit = FEWER_MOUNTS_THAN.get(bonus)
+    return bonus in ADDED_MOUNTS and (limit is None or sum(m != "Integrated" for m in frame_mounts) < limit)
+
+
+def mount_type(frame_mounts: list[str], index: int, bonus: str | None) -> str | None:
+    """L-B09: what a mech's mount `index` is: the frame's (Main/Aux where Mount Retrofitting refits it), or past the
+    frame's, the one its CORE bonus adds; None where no rule gives that mount."""
+    if index < len(frame_mounts):
+        return REFITTED_MOUNTS.get(bonus or "", frame_mounts[index])
+    return ADDED_MOUNTS.get(bonus or "")
+
+
 def superheavy_fits(mounts: list[str]) -> bool:
     """L-B09: a Superheavy weapon takes a Heavy mount and one more mount."""
     return "Heavy" in mounts and len(mounts) >= 2
 
 
-def granted(catalogue) -> set[str]:
+# What granted() found, by catalogue: the pickers ask on every request, and a catalogue never changes once loaded.
+# Keyed by the catalogue's id, the catalogue kept beside it so that no other takes that id; the last few only.
+_GRANTED: dict[int, tuple[object, frozenset[str]]] = {}
+GRANTED_KEPT = 32
+
+
+def granted(catalogue) -> frozenset[str]:
     """Items that come with something else, never picked on their own: a frame's integrated weapons and systems,
     and what a talent rank gives (its `integrated` and `special_equipment`, the items marked `talent_item`)."""
+    if id(catalogue) in _GRANTED:
+        return _GRANTED[id(catalogue)][1]
     given = {key for frame in catalogue.of("frame") for key in listed(frame.core_system, "integrated")}
     for talent in catalogue.of("talent"):
         for rank in talent.ranks:
             given.update(listed(rank, "integrated"))
             given.update(listed(rank, "special_equipment"))
-    return given | {key for key, item in catalogue.items.items() if (item.model_extra or {}).get("talent_item") is True}
+    found = frozenset(given | {key for key, item in catalogue.items.items()
+                               if (item.model_extra or {}).get("talent_item") is True})
+    if len(_GRANTED) >= GRANTED_KEPT:
+        del _GRANTED[next(iter(_GRANTED))]
+    _GRANTED[id(catalogue)] = (catalogue, found)
+    return found
 
 
 def listed(part, field: str) -> list:
@@ -260,16 +302,17 @@ SIZE = {"Auxiliary": "Aux", "Main": "Main", "Heavy": "Heavy", "Superheavy": "Sup
 
 @dataclass
 class Mount:
-    """One of the frame's mounts with what it holds. A mount left to brace a Superheavy weapon holds nothing."""
+    """One of a mech's mounts with what it holds. A mount left to brace a Superheavy weapon holds nothing."""
 
-    type: str  # the frame's mount type: Aux, Main, Flex, Heavy, Main/Aux, Aux/Aux, Integrated
+    type: str | None  # Aux, Main, Flex, Heavy, Main/Aux, Aux/Aux, Integrated (mount_type); None: no such mount
     weapons: list = field(default_factory=list)  # Weapon items
     mods: list = field(default_factory=list)  # Mod items, each on the weapon at the same index (or None)
     bracing: bool = False
+    core_bonus: str | None = None  # the CORE bonus that adds or refits it
 
 
 def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dict[str, int],
-               licence_names: dict[str, str] | None = None) -> list[Issue]:
+               licence_names: dict[str, str] | None = None, ai_cap: int = AI_CAP) -> list[Issue]:
     """The load-out rules a mech breaks: fittings (L-B09), SP (L-B10), mods (L-B11), Unique and AI systems
     (L-B12) and licences (L-B13)."""
     issues: list[Issue] = []
@@ -283,7 +326,7 @@ def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dic
             superheavies += 1
             if mount.type != "Heavy" or len(sizes) > 1:
                 issues.append(Issue("L-B09", path, "A Superheavy weapon goes alone on a Heavy mount."))
-        elif sizes and mount.type != "Integrated" and not fits(mount.type, sizes):
+        elif sizes and mount.type not in (None, "Integrated") and not fits(mount.type, sizes):
             mount_kind = with_article(mount.type)
             issues.append(Issue("L-B09", path, f"{mount_kind[0].upper()}{mount_kind[1:]} mount does not hold "
                                                f"{' + '.join(sizes)}."))
@@ -303,8 +346,9 @@ def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dic
         system = next(s for s in systems if s.key == key)
         if any(t.id == "tg_unique" for t in system.tags):
             issues.append(Issue("L-B12", "systems", f"{system.name} is Unique: one per mech."))
-    if sum(s.type == "AI" or any(t.id == "tg_ai" for t in s.tags) for s in systems) > 1:
-        issues.append(Issue("L-B12", "systems", "A mech carries at most one AI."))
+    if sum(s.type == "AI" or any(t.id == "tg_ai" for t in s.tags) for s in systems) > ai_cap:
+        issues.append(Issue("L-B12", "systems", "A mech carries at most one AI." if ai_cap == 1 else
+                            f"This mech carries at most {ai_cap} AIs."))
     gear = [("frame", frame)] + [(f"mounts[{i}].weapons[{w}]", weapon) for i, m in enumerate(mounts)
                                  for w, weapon in enumerate(m.weapons)]
     gear += [(f"systems[{s}]", system) for s, system in enumerate(systems)]
@@ -314,6 +358,39 @@ def check_mech(frame, mounts: list[Mount], systems: list, sp: int, licences: dic
             licence = licence_names.get(item.license_id, item.license_id)
             issues.append(Issue("L-B13", path, f"{item.name} needs the {licence} licence at rank {item.license_level}; "
                                                f"the pilot has rank {licences.get(item.license_id, 0)}."))
+    return issues
+
+
+def check_bonus_mounts(frame, mounts: list[Mount], held: list[str], names: dict[str, str]) -> list[Issue]:
+    """L-B09: a mount past the frame's comes from a CORE bonus that adds one, a refitted mount from one that refits;
+    the pilot holds it, it suits the frame and it gives one mount a mech. L-B11: the mount Integrated Weapon adds
+    takes no mod."""
+    issues = []
+    own = len(frame.mounts)
+    for i, mount in enumerate(mounts):
+        bonus, path = mount.core_bonus, f"mounts[{i}]"
+        name = names.get(bonus or "", bonus)
+        if bonus is None:
+            problem = (f"The {frame.name} has {own} mounts ({', '.join(frame.mounts)}); no CORE bonus adds this one."
+                       if i >= own else "")
+        elif bonus not in ADDED_MOUNTS and bonus not in REFITTED_MOUNTS:
+            problem = f"{name} gives no mount."
+        elif (bonus in ADDED_MOUNTS) != (i >= own):
+            problem = (f"{name} adds a mount after the frame's; it changes none of them." if bonus in ADDED_MOUNTS
+                       else f"{name} changes one of the frame's mounts; it adds none.")
+        elif bonus not in held:
+            problem = f"This mount comes from {name}, a CORE bonus the pilot has not taken."
+        elif bonus in ADDED_MOUNTS and not adds_mount(bonus, frame.mounts):
+            problem = (f"{name} adds a mount only to a mech with fewer than {FEWER_MOUNTS_THAN[bonus]} mounts; the "
+                       f"{frame.name} has {own}.")
+        elif bonus in [m.core_bonus for m in mounts[:i]]:
+            problem = f"{name} gives one mount a mech."
+        else:
+            problem = ""
+        if problem:
+            issues.append(Issue("L-B09", path, problem))
+        if bonus in UNMODDED and any(mount.mods):
+            issues.append(Issue("L-B11", path, f"The weapon on the mount {name} adds takes no mod."))
     return issues
 
 

@@ -59,7 +59,7 @@ def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda n
             raise PackError(f"{where}/{name}: a list of {category.replace('_', ' ')} entries")
         kept = [_plain(entry) for entry in listed if not _id(entry).startswith(PLACEHOLDER)]
         placeholders += len(listed) - len(kept)
-        entries.append([Entries(category, [(f"{where}/{name} id '{_id(entry)}'", entry) for entry in kept])])
+        entries.append([Entries(category, [(f"{where}/{name}", entry) for entry in kept], key_field="id")])
     description = str(manifest.get("description") or "")[:400]
     if unread:
         description += f" Not read (Hardpoint builds pilots and mechs only): {', '.join(unread)}."

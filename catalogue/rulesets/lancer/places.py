@@ -51,6 +51,31 @@ def weapon_slots(mount: str, weapons: list[Any]) -> range:
     return range(max(len(weapons), max((len(f) for f in c.FITTINGS.get(mount, [])), default=0)))
 
 
+def shown_mounts(mech: dict[str, Any], frame, core_bonuses: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
+    """(type, load-out) of each mount the builder shows for a mech (L-B09): the frame's, then those its pilot's CORE
+    bonuses added, then an empty one for each mount a CORE bonus the pilot holds may still add."""
+    count = len(frame.mounts)
+    mounts = list(mech["mounts"]) + [{"weapons": []}] * (count - len(mech["mounts"]))
+    added = {mount.get("core_bonus") for mount in mounts[count:]}
+    mounts += [{"weapons": [], "core_bonus": bonus} for bonus in c.ADDED_MOUNTS
+               if bonus in core_bonuses and bonus not in added and c.adds_mount(bonus, frame.mounts)]
+    return [(c.mount_type(frame.mounts, n, mount.get("core_bonus")), mount) for n, mount in enumerate(mounts)]
+
+
+def kept_mounts(mounts: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """A mech's load-outs on a frame of `count` mounts: its own mounts as far as there is room, empty ones after;
+    then the mounts CORE bonuses added, but those left empty (the builder offers them again while they apply)."""
+    own = [mount for mount in mounts if mount.get("core_bonus") not in c.ADDED_MOUNTS]
+    added = [mount for mount in mounts if mount.get("core_bonus") in c.ADDED_MOUNTS and mount.get("weapons")]
+    return (own + [{"weapons": []}] * count)[:count] + added
+
+
+def mount_name(kind: str | None, mount: dict[str, Any], n: int, catalogue) -> str:
+    """"Flex mount 4 (Improved Armament)": a mount as the builder names it, with the CORE bonus that gives it."""
+    bonus = catalogue.items.get(mount.get("core_bonus") or "")
+    return f"{kind or 'Unknown'} mount {n + 1}" + (f" ({bonus.name})" if bonus is not None else "")
+
+
 def pilot_places(document: dict[str, Any], catalogue) -> list[Place]:
     """CORE bonuses, pilot gear and a new mech's frame; per mech its frame, each weapon slot and mod of each mount,
     and its systems."""
@@ -69,20 +94,24 @@ def pilot_places(document: dict[str, Any], catalogue) -> list[Place]:
         at, sp = f"mech-{m}", f"sp_{m}"
         places.append(Place(f"{at}-frame", f"Frames for {mech['name']}", ("frame",), _refit(m, catalogue),
                             fitted=mech["frame"], prompt="— remove this mech —", meter=sp))
-        for n, (kind, mount) in enumerate(zip(items[mech["frame"]].mounts, mech["mounts"])):
-            weapons, mods = mount["weapons"], mount["mods"]
+        frame = items[mech["frame"]]
+        shown = shown_mounts(mech, frame, taken)
+        loadouts = [mount for _, mount in shown]
+        for n, (kind, mount) in enumerate(shown):
+            weapons, mods = mount["weapons"], mount.get("mods", [])
+            name = mount_name(kind, mount, n, catalogue)
             for w in weapon_slots(kind, [items[k] for k in weapons]):
-                places.append(Place(f"{at}-mount-{n}-weapon-{w}",
-                                    f"Weapons for {mech['name']}: {kind} mount {n + 1}, slot {w + 1}", ("weapon",),
-                                    _weapon(m, n, w), fitted=weapons[w] if w < len(weapons) else "",
+                places.append(Place(f"{at}-mount-{n}-weapon-{w}", f"Weapons for {mech['name']}: {name}, slot {w + 1}",
+                                    ("weapon",), _weapon(m, n, w, loadouts, len(frame.mounts)),
+                                    fitted=weapons[w] if w < len(weapons) else "",
                                     prompt="— take it off —" if w < len(weapons) else "+ weapon…",
                                     candidates=_weapons_by_size, group=lambda i: f"{i.mount} weapons",
                                     verb="Mount"))
             for w, weapon in enumerate(weapons):
                 places.append(Place(f"{at}-mount-{n}-mod-{w}",
-                                    f"Mods for {items[weapon].name} on {mech['name']}, mount {n + 1}", ("mod",),
-                                    _mod(m, n, w), fitted=(mods[w] if w < len(mods) else None) or "",
-                                    prompt="no mod", meter=sp))
+                                    f"Mods for {items[weapon].name} on {mech['name']}, {name}", ("mod",),
+                                    _mod(m, n, w, loadouts, len(frame.mounts)),
+                                    fitted=(mods[w] if w < len(mods) else None) or "", prompt="no mod", meter=sp))
         places.append(Place(f"{at}-add-system", f"Systems for {mech['name']}", ("system",), _add_system(m),
                             prompt="+ add a system…", meter=sp, candidates=_systems))
     return places
@@ -123,27 +152,26 @@ def _changed(document: dict[str, Any], m: int, change) -> dict[str, Any]:
 
 
 def _refit(m: int, catalogue):
-    """A new frame keeps the load-outs of the mounts it has room for and empties the rest."""
+    """A new frame keeps the load-outs of the mounts it has room for and empties the rest; the mounts CORE bonuses
+    added stay."""
     def choose(document: dict[str, Any], key: str) -> dict[str, Any]:
         count = len(catalogue.items[key].mounts)
-        return _changed(document, m, lambda mech: {
-            **mech, "frame": key, "mounts": (mech["mounts"] + [{"weapons": []}] * count)[:count]})
+        return _changed(document, m, lambda mech: {**mech, "frame": key, "mounts": kept_mounts(mech["mounts"], count)})
     return choose
 
 
-def _mount_changed(document: dict[str, Any], m: int, n: int, change) -> dict[str, Any]:
-    """The document with mount `n` of mech `m` updated by `change(weapons, mods)`, given copies of its weapons and
-    of its mods padded to one a weapon."""
-    def mech(mech: dict[str, Any]) -> dict[str, Any]:
-        mounts = list(mech["mounts"])
-        weapons, mods = list(mounts[n]["weapons"]), list(mounts[n]["mods"])
-        mods += [None] * (len(weapons) - len(mods))
-        mounts[n] = {**mounts[n], **change(weapons, mods)}
-        return {**mech, "mounts": mounts}
-    return _changed(document, m, mech)
+def _mount_changed(document: dict[str, Any], m: int, n: int, loadouts: list[dict[str, Any]], count: int,
+                   change) -> dict[str, Any]:
+    """The document with mount `n` of mech `m`'s shown `loadouts` updated by `change(weapons, mods)`, given copies
+    of its weapons and of its mods padded to one a weapon; kept as the form keeps a frame of `count` mounts."""
+    mounts = list(loadouts)
+    weapons, mods = list(mounts[n]["weapons"]), list(mounts[n].get("mods", []))
+    mods += [None] * (len(weapons) - len(mods))
+    mounts[n] = {**mounts[n], **change(weapons, mods)}
+    return _changed(document, m, lambda mech: {**mech, "mounts": kept_mounts(mounts, count)})
 
 
-def _weapon(m: int, n: int, w: int):
+def _weapon(m: int, n: int, w: int, loadouts: list[dict[str, Any]], count: int):
     """A weapon in slot `w`: it replaces the one there, keeping its mod, or goes after those the mount holds."""
     def choose(document: dict[str, Any], key: str) -> dict[str, Any]:
         def change(weapons: list, mods: list) -> dict[str, Any]:
@@ -153,16 +181,16 @@ def _weapon(m: int, n: int, w: int):
                 weapons.append(key)
                 mods.append(None)
             return {"weapons": weapons, "mods": mods}
-        return _mount_changed(document, m, n, change)
+        return _mount_changed(document, m, n, loadouts, count, change)
     return choose
 
 
-def _mod(m: int, n: int, w: int):
+def _mod(m: int, n: int, w: int, loadouts: list[dict[str, Any]], count: int):
     def choose(document: dict[str, Any], key: str) -> dict[str, Any]:
         def change(weapons: list, mods: list) -> dict[str, Any]:
             mods[w] = key
             return {"mods": mods}
-        return _mount_changed(document, m, n, change)
+        return _mount_changed(document, m, n, loadouts, count, change)
     return choose
 
 

@@ -88,15 +88,19 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
     derived = c.derived(stats, ll, dict(pilot.hase), grit_reading, setting(OPTIONS, pilot, "armor-cap"),
                         mech_bonuses(pilot, mech, catalogue, ll, grit))
     path = f"mechs[{index}]"
-    if len(mech.mounts) != len(frame.mounts):
+    if len(mech.mounts) < len(frame.mounts):
         report.add("L-B09", "error", f"{path}.mounts",
                    f"{mech.name}: {len(mech.mounts)} mounts recorded; the {frame.name} has {len(frame.mounts)} "
                    f"({', '.join(frame.mounts)}).")
-    mounts = [c.Mount(kind, [items[k] for k in loadout.weapons], [items[k] if k else None for k in loadout.mods],
-                      loadout.bracing) for kind, loadout in zip(frame.mounts, mech.mounts)]
+    mounts = [c.Mount(c.mount_type(frame.mounts, n, loadout.core_bonus), [items[k] for k in loadout.weapons],
+                      [items[k] if k else None for k in loadout.mods], loadout.bracing, loadout.core_bonus)
+              for n, loadout in enumerate(mech.mounts)]
     systems = [items[k] for k in mech.systems]
     licence_names = {frame.key: frame.name for frame in catalogue.of("frame")}
-    for issue in c.check_mech(frame, mounts, systems, derived["sp"][0], dict(pilot.licences), licence_names):
+    bonus_names = {bonus.key: bonus.name for bonus in catalogue.of("core_bonus")}
+    for issue in (c.check_mech(frame, mounts, systems, derived["sp"][0], dict(pilot.licences), licence_names,
+                               derived["ai_cap"][0])
+                  + c.check_bonus_mounts(frame, mounts, list(pilot.core_bonuses), bonus_names)):
         report.add(issue.code, "error", f"{path}.{issue.path}", f"{mech.name}: {issue.message}")
     used = (sum(s.sp for s in systems) + sum(m.sp for mount in mounts for m in mount.mods if m is not None)
             + sum(w.sp for mount in mounts for w in mount.weapons))
@@ -105,23 +109,36 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
             "sp_used": used}
 
 
-def pilot_stats(pilot: PilotBuild, catalogue: Catalogue, ll: int, grit: int) -> dict[str, Stat]:
-    """The pilot on foot: base HP, Evasion, E-Defense and Speed (L-R05), which pilot armour's bonuses add to or set
-    (`replace`), and Armor from it; talents' pilot bonuses too."""
-    found = [b for key in pilot.gear for b in c.bonuses(c.listed(catalogue.items[key], "bonuses"),
-                                                        catalogue.items[key].name, ll, grit)]
+def pilot_bonuses(pilot: PilotBuild, catalogue: Catalogue, ll: int, grit: int) -> list[c.Bonus]:
+    """The structured bonuses that come with the pilot, to the pilot on foot and to each of their mechs alike (as
+    COMP/CON gathers a pilot's): their gear, their CORE bonuses and the talent ranks they hold."""
+    items, found = catalogue.items, []
+    for key in [*pilot.gear, *pilot.core_bonuses]:
+        found += c.bonuses(c.listed(items[key], "bonuses"), items[key].name, ll, grit)
     for key, rank in pilot.talents.items():
-        talent = catalogue.items[key]
+        talent = items[key]
         for held in talent.ranks[:rank]:
             found += c.bonuses(c.listed(held, "bonuses"), f"{talent.name}: {held.name}", ll, grit)
-    stats = {"pilot_hp": [PILOT_HP + grit, f"{PILOT_HP} + Grit {grit}"], "pilot_armor": [0, "none worn"],
-             "pilot_evasion": [PILOT_EVASION, f"{PILOT_EVASION}"], "pilot_edef": [PILOT_EDEF, f"{PILOT_EDEF}"],
-             "pilot_speed": [PILOT_SPEED, f"{PILOT_SPEED}"]}
-    for bonus in found:
-        if bonus.stat in stats:
-            held = stats[bonus.stat]
-            held[:] = ([bonus.value, f"{bonus.value}: {bonus.source}"] if bonus.replace or held[1] == "none worn"
-                       else [held[0] + bonus.value, f"{held[1]} {bonus.value:+d} {bonus.source}"])
+    return found
+
+
+def pilot_stats(pilot: PilotBuild, catalogue: Catalogue, ll: int, grit: int) -> dict[str, Stat]:
+    """The pilot on foot: base HP + Grit, Evasion, E-Defense and Speed (L-R05) and Armor 0. A `replace` bonus (pilot
+    armour's Evasion, E-Defense and Speed) sets its stat, the other bonuses add to it, in either order (COMP/CON's
+    reading)."""
+    found = pilot_bonuses(pilot, catalogue, ll, grit)
+    stats = {}
+    for stat, value, explain in (("pilot_hp", PILOT_HP + grit, f"{PILOT_HP} + Grit {grit}"), ("pilot_armor", 0, "0"),
+                                 ("pilot_evasion", PILOT_EVASION, f"{PILOT_EVASION}"),
+                                 ("pilot_edef", PILOT_EDEF, f"{PILOT_EDEF}"),
+                                 ("pilot_speed", PILOT_SPEED, f"{PILOT_SPEED}")):
+        replacing = [b for b in found if b.stat == stat and b.replace]
+        if replacing:
+            value, explain = sum(b.value for b in replacing), " + ".join(f"{b.value}: {b.source}" for b in replacing)
+        for bonus in found:
+            if bonus.stat == stat and not bonus.replace:
+                value, explain = value + bonus.value, f"{explain} {bonus.value:+d} {bonus.source}"
+        stats[stat] = (value, explain)
     (hp, hp_why), (armor, armor_why), (evasion, evasion_why), (edef, edef_why), (speed, speed_why) = stats.values()
     return {"pilot_hp": Stat("Pilot HP", hp, hp_why), "pilot_armor": Stat("Pilot Armor", armor, armor_why),
             "pilot_defence": Stat("Pilot Evasion / E-Defense", f"{evasion} / {edef}",
@@ -130,20 +147,17 @@ def pilot_stats(pilot: PilotBuild, catalogue: Catalogue, ll: int, grit: int) -> 
 
 
 def mech_bonuses(pilot: PilotBuild, mech, catalogue: Catalogue, ll: int, grit: int) -> list[c.Bonus]:
-    """The structured bonuses a mech's statistics take: its frame's traits, its systems, the pilot's CORE bonuses
-    and the talent ranks the pilot holds. A core system's `active_bonuses` hold only while it is active, so the
-    sheet keeps them as text."""
+    """The structured bonuses a mech's statistics take, as COMP/CON gathers them: its frame's traits, what it
+    carries (systems, weapons and their mods) and the pilot's (pilot_bonuses). A core system's `active_bonuses` hold
+    only while it is active, so the sheet keeps them as text."""
     items, found = catalogue.items, []
     frame = items[mech.frame]
     for trait in frame.traits:
         found += c.bonuses(c.listed(trait, "bonuses"), f"{frame.name}: {trait.name}", ll, grit)
-    for key in [*mech.systems, *pilot.core_bonuses]:
+    carried = [*mech.systems, *(key for mount in mech.mounts for key in [*mount.weapons, *mount.mods] if key)]
+    for key in carried:
         found += c.bonuses(c.listed(items[key], "bonuses"), items[key].name, ll, grit)
-    for key, rank in pilot.talents.items():
-        talent = items[key]
-        for held in talent.ranks[:rank]:
-            found += c.bonuses(c.listed(held, "bonuses"), f"{talent.name}: {held.name}", ll, grit)
-    return found
+    return found + pilot_bonuses(pilot, catalogue, ll, grit)
 
 
 def validate_lance(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:

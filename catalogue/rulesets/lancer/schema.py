@@ -204,6 +204,9 @@ class MountLoadout(BaseModel):
     weapons: Annotated[list[ItemKey], Field(max_length=3)] = Field(default_factory=list)
     mods: Annotated[list[ItemKey | None], Field(max_length=3)] = Field(default_factory=list)
     bracing: bool = False  # left empty to brace a Superheavy weapon
+    # The CORE bonus that gives this mount (L-B09), by id as COMP/CON keeps it: on one of the frame's mounts, one that
+    # refits it (Mount Retrofitting); on a mount after the frame's, the one that adds it (Improved Armament).
+    core_bonus: ItemKey | None = None
 
     @model_validator(mode="after")
     def _no_trailing_empty_mods(self) -> "MountLoadout":
@@ -220,7 +223,8 @@ class MechLoadout(BaseModel):
 
     name: PlainName = Field(min_length=1, max_length=80)
     frame: ItemKey
-    mounts: Annotated[list[MountLoadout], Field(max_length=8)] = Field(default_factory=list)  # in the frame's order
+    # the frame's mounts in its order, then those CORE bonuses add
+    mounts: Annotated[list[MountLoadout], Field(max_length=8)] = Field(default_factory=list)
     systems: Annotated[list[ItemKey], Field(max_length=24)] = Field(default_factory=list)
 
 

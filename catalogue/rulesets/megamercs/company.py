@@ -51,8 +51,8 @@ def check_keys(company: CompanyBuild, catalogue: Catalogue) -> None:
 
 def unit_member(path: str, entry, catalogue: Catalogue, linked: dict[str, Linked | None], report: Report) -> Member:
     if entry.unit is not None:
-        document = UnitBuild(pack=catalogue.pack, name=entry.unit.name, chassis=entry.unit.chassis,
-                             mounts=entry.unit.mounts)
+        document = UnitBuild(pack=catalogue.pack, extensions=list(catalogue.extensions), name=entry.unit.name,
+                             chassis=entry.unit.chassis, mounts=entry.unit.mounts)
         try:
             unit_report = rules.validate(document, catalogue)
         except BuildError as exc:
