@@ -10,7 +10,7 @@ import sys
 import time
 from urllib.parse import urlencode
 
-from bench.load import gunicorn, requests_per_second
+from bench.load import gunicorn, requests_per_second, timed_request, until_serving
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "builder.settings")
 os.environ["RATE_LIMITS"] = "0"  # thousands of requests from one client are the point here
@@ -336,7 +336,10 @@ def ember_bench() -> None:
 
 def lancer_data_bench(client) -> None:
     """The official LANCER data (lancer-data, fetched from the npm registry): loaded as a player loads it, and a
-    pilot builder on it opening a mount's weapons chooser, timed alternately with the minimal view."""
+    pilot builder on it opening a mount's weapons chooser, timed alternately with the minimal view: as the page asks
+    for it (the build's choices tried already), after an edit (its picker's choices tried first), and as the first
+    request of a new process, against a new process's first minimal view. The pickers refresh an edit asks for is
+    timed beside it: it tries every choice of every picker."""
     import io
     import zipfile
 
@@ -344,7 +347,7 @@ def lancer_data_bench(client) -> None:
 
     from catalogue.loader import publish
     from tests.html_forms import read_form
-    from tests.test_lancer_data import LANCER_DATA, fetch_lancer_data
+    from tests.lancer_factory import LANCER_DATA, fetch_lancer_data
 
     try:
         files = fetch_lancer_data()
@@ -371,16 +374,57 @@ def lancer_data_bench(client) -> None:
         return client.post(url, body, content_type=FORM, HTTP_HX_REQUEST="true")
 
     def cold():
-        cache.clear()  # every choice of every picker tried again, as after an edit
+        cache.clear()  # every choice's marks forgotten, as after an edit: the chooser tries its own picker's again
         return chooser()
 
-    assert chooser().status_code == 200
+    refresh_body = urlencode({**values, "view": ["pickers"]}, doseq=True)
+
+    def refresh():
+        cache.clear()  # what the page asks for after an edit: every choice of every picker tried
+        return client.post(url, refresh_body, content_type=FORM, HTTP_HX_REQUEST="true")
+
+    assert chooser().status_code == 200 and refresh().status_code == 200
     minimal = lambda: client.get("/bench/minimal")  # noqa: E731
     warm, baseline = paired_time(chooser, minimal, 50)
     tried, cold_baseline = paired_time(cold, minimal, 10, warmup=1)
+    refreshed, refresh_baseline = paired_time(refresh, minimal, 5, warmup=1)
     print(f"LANCER b. on it, an Everest's weapons chooser, compared: {fmt(warm)} = {warm / baseline:.1f}x the minimal "
           f"view (target within 12x) once the build's choices are tried; {fmt(tried)} = "
-          f"{tried / cold_baseline:.1f}x trying every choice of every picker first")
+          f"{tried / cold_baseline:.1f}x trying its picker's choices first (after an edit); the pickers refresh "
+          f"after an edit, every choice of every picker tried, {fmt(refreshed)} = "
+          f"{refreshed / refresh_baseline:.1f}x")
+    first = first_after_start(client, url, body)
+    if first is None:
+        print("LANCER c. first requests after a process start: skipped, gunicorn serves this run's SQLite database")
+        return
+    chooser_first, minimal_first, minimal_warm = first
+    print(f"LANCER c. the first request a fresh gunicorn worker answers (its pack read from the database, templates "
+          f"compiled, the picker's choices tried), over HTTP: that chooser {fmt(chooser_first)} = "
+          f"{chooser_first / minimal_first:.1f}x a fresh worker's first minimal view ({fmt(minimal_first)}), "
+          f"{chooser_first / minimal_warm:.0f}x the minimal view once warm ({fmt(minimal_warm)})")
+
+
+def first_after_start(client, url: str, body: str, runs: int = 3) -> tuple[float, float, float] | None:
+    """Medians over `runs` new one-worker gunicorns each: the chooser as the worker's first request, with this
+    client's session and form; the minimal view as another new worker's first request; the minimal view warm."""
+    from django.conf import settings
+
+    if connection.vendor != "sqlite":
+        return None
+    cookies = {name: morsel.value for name, morsel in client.cookies.items()}
+    headers = {"Cookie": "; ".join(f"{name}={value}" for name, value in cookies.items()), "Content-Type": FORM,
+               "HX-Request": "true", "X-CSRFToken": cookies.get("csrftoken", "")}
+    database = f"sqlite:///{connection.settings_dict['NAME']}"
+    chooser_first, minimal_first, minimal_warm = [], [], []
+    for _ in range(runs):
+        with gunicorn(database, 1, settings.SECRET_KEY) as port:  # the client's session signed with it
+            until_serving(port)
+            chooser_first.append(timed_request(port, "POST", url, body.encode(), headers))
+            minimal_warm.append(median_time(lambda: timed_request(port, "GET", "/bench/minimal"), 50))
+        with gunicorn(database, 1) as port:
+            until_serving(port)
+            minimal_first.append(timed_request(port, "GET", "/bench/minimal"))
+    return statistics.median(chooser_first), statistics.median(minimal_first), statistics.median(minimal_warm)
 
 
 def throughput_bench(saved) -> None:

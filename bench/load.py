@@ -16,15 +16,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @contextmanager
-def gunicorn(database_url: str, workers: int):
+def gunicorn(database_url: str, workers: int, secret_key: str | None = None):
     """gunicorn on a free local port with DEBUG off over `database_url`; yields the port, and stops the server
-    however the block ends."""
+    however the block ends. With this process's `secret_key`, the server reads the sessions this process made."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     # bench.settings adds the trivial view; everything else is the app's own, rate limits off.
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.settings", "DEBUG": "0", "RATE_LIMITS": "0",
-           "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1", "DATABASE_URL": database_url}
+           "SECRET_KEY": secret_key or secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+           "DATABASE_URL": database_url}
     command = [sys.executable, "-m", "gunicorn", "builder.wsgi", "--bind", f"127.0.0.1:{port}",
                "--workers", str(workers)]
     with tempfile.TemporaryFile() as log:
@@ -55,6 +56,43 @@ def wait_for(server: subprocess.Popen, port: int, timeout: float = 30) -> None:
         except OSError:
             time.sleep(0.1)
     raise RuntimeError("gunicorn did not start")
+
+
+def until_serving(port: int, path: str = "/static/css/hardpoint.css", timeout: float = 30) -> None:
+    """Waits until a worker answers: a static file, which WhiteNoise serves before any view, URL or template of
+    the app is loaded, so the next request is still the worker's first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            if response.status == 200:
+                return
+        except OSError:
+            pass
+        finally:
+            connection.close()
+        time.sleep(0.05)
+    raise RuntimeError(f"no worker answered GET {path}")
+
+
+def timed_request(port: int, method: str, path: str, body: bytes | None = None,
+                  headers: dict[str, str] | None = None) -> float:
+    """Seconds from sending one request to reading its whole answer, which must be a 200."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        start = time.perf_counter()
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        answer = response.read()
+        elapsed = time.perf_counter() - start
+    finally:
+        connection.close()
+    if response.status != 200:
+        raise RuntimeError(f"{method} {path} answered {response.status}: {answer[:300]!r}")
+    return elapsed
 
 
 def requests_per_second(port: int, path: str, seconds: float, clients: int) -> float:

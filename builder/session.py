@@ -105,8 +105,12 @@ def keep_pack(request, user_pack: UserPack, owned: bool = False) -> None:
 def may_build_on(request, pack) -> bool:
     """A Hardpoint pack, or an uploaded one whose share link this browser opened: knowing a pack's name is not its
     link, so a new build cannot start on, or show, a pack the player was never given."""
-    return pack.source in pack.PUBLIC or (pack.user_pack is not None and any(
-        kept["share"] == pack.user_pack.share_id for kept in request.session.get("packs", [])))
+    return pack.source in pack.PUBLIC or (pack.user_pack is not None and pack.user_pack.share_id in opened(request))
+
+
+def opened(request) -> set[str]:
+    """The share ids of the uploaded packs this browser opened."""
+    return {kept["share"] for kept in request.session.get("packs", [])}
 
 
 def my_packs(request, ruleset: str | None = None) -> list[dict]:

@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from catalogue.loader import catalogue_by_ref, find_pack, latest_pack, pack_set_problems
-from catalogue.models import Pack, UserPack
+from catalogue.models import UserPack
 from catalogue.rulesets import ACTIVE, COMING, EXCHANGES
 from catalogue.rulesets.base import BuildError, pack_refs
 
@@ -39,10 +39,13 @@ from .session import (
     may_build_on,
     mine,
     my_packs,
+    opened,
 )
 
 
 DRAFT_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,24}")
+# Posts that only ask (a chooser's table, the pickers' marks) change nothing: the live edit before them kept the draft.
+ASKING = ("chooser", "pickers")
 
 
 def home(request):
@@ -68,7 +71,6 @@ def new_build(request, ruleset: str, kind: str):
     pack_set = chosen_packs(request, page) or getattr(latest_pack(ruleset, kind), "ref", None)
     if pack_set is None:
         raise Http404("No pack loaded for this kind of build; run `python manage.py load_catalogue`.")
-    pack = find_pack(pack_set)  # the base, whose examples the page offers
     if request.method == "GET":
         if "discard" in request.GET:
             forget_draft(request, draft_page(request.path, request.GET["discard"]))
@@ -78,7 +80,7 @@ def new_build(request, ruleset: str, kind: str):
         example = request.GET.get("example")
         if example is not None:
             try:
-                document = dict(pack.examples[int(example)])
+                document = dict(find_pack(pack_set).examples[int(example)])  # the base pack's examples
             except (ValueError, IndexError):
                 raise Http404("No such example") from None
             if document.get("kind", page.ruleset.kinds[0].key) != page.kind.key:
@@ -108,7 +110,8 @@ def new_build(request, ruleset: str, kind: str):
         messages.success(request, f"Saved “{build.name}”. Bookmark this page: its address is your edit link.")
         return go_to(request, build.get_absolute_url())
     response = page.render(request, checked, build=None, dirty=True, notices=notices, draft=token)
-    if kept_at and response.status_code == 200 and keep_draft(request, kept_at, request.POST) and request.htmx:
+    if kept_at and response.status_code == 200 and request.POST.get("view") not in ASKING and \
+            keep_draft(request, kept_at, request.POST) and request.htmx:
         response["HX-Replace-Url"] = kept_at  # a reload comes back to this draft; the menu's "New" starts blank
     return response
 
@@ -142,11 +145,11 @@ def _new_build_catalogue(request, pack_ref: str):
     if catalogue is None:
         raise BuildError(pack_set_problems(pack_ref) or [{"path": "pack", "message": f"pack {pack_ref[:60]} is "
                                                                                        f"not loaded here"}])
-    if catalogue.source not in Pack.PUBLIC:
+    if catalogue.shares:  # asked on every post: the share ids ride on the catalogue, no query needed
+        links = opened(request)
         for path, ref in zip(["pack", *(f"extensions[{i}]" for i in range(len(catalogue.extensions)))],
-                             pack_refs(catalogue.ref)):
-            found = find_pack(ref)
-            if found.source not in Pack.PUBLIC and not may_build_on(request, found):
+                             catalogue.refs):
+            if ref in catalogue.shares and catalogue.shares[ref] not in links:
                 raise BuildError([{"path": path, "message": f"{ref[:60]} is an uploaded pack whose share link "
                                                             f"this browser has not opened"}])
     return catalogue
@@ -237,7 +240,7 @@ def edit_build(request, token: str):
         return page.render(request, checked, build=build, saved=True, notices=notices)
     dirty = checked.document != build.document
     response = page.render(request, checked, build=build, form_version=based_on, notices=notices, dirty=dirty)
-    if response.status_code == 200:
+    if response.status_code == 200 and request.POST.get("view") not in ASKING:
         if dirty:  # kept as it is made, so a reload finds it before any beacon could land
             keep_draft(request, request.path, request.POST)
         else:

@@ -210,13 +210,14 @@ def forget(ref: str | None = None) -> None:
 @lru_cache(maxsize=32)
 def _catalogue(pack_id: int, content_hash: str) -> Catalogue:
     """Packs never change under a given hash, so their parsed items are kept in memory."""
-    pack = Pack.objects.select_related("ruleset").get(pk=pack_id)
+    pack = Pack.objects.select_related("ruleset", "user_pack").get(pk=pack_id)
     adapters = {category: TypeAdapter(model) for category, model in ACTIVE[pack.ruleset.key].categories.items()}
     items, categories = {}, {}
     for item in pack.items.all():
         items[item.key] = adapters[item.category].validate_python(item.stats)
         categories[item.key] = item.category
-    return Catalogue(pack.ruleset.key, pack.ref, items, categories, pack.title, pack.source)
+    return Catalogue(pack.ruleset.key, pack.ref, items, categories, pack.title, pack.source,
+                     shares={pack.ref: pack.user_pack.share_id} if pack.user_pack else {})
 
 
 def _combined(ref: str) -> Catalogue | None:
@@ -227,7 +228,7 @@ def _combined(ref: str) -> Catalogue | None:
     base_ref, *extensions = pack_refs(ref)
     base = catalogue_by_ref(base_ref)
     items, categories, origins, collisions = dict(base.items), dict(base.categories), {}, []
-    titles, sources = {base_ref: base.title}, {base.source}
+    titles, sources, shares = {base_ref: base.title}, {base.source}, dict(base.shares)
     for extension_ref in extensions:
         pack = find_pack(extension_ref)
         own = catalogue_for(pack)
@@ -241,10 +242,11 @@ def _combined(ref: str) -> Catalogue | None:
             items[key], categories[key], origins[key] = item, own.categories[key], extension_ref
         titles[extension_ref] = own.title
         sources.add(own.source)
+        shares.update(own.shares)
     # A set with an uploaded pack in it is read as an uploaded pack is: through that pack's link only.
     source = "user" if "user" in sources else base.source
     return Catalogue(base.ruleset, base_ref, items, categories, " + ".join(titles.values()), source,
-                     tuple(extensions), origins, tuple(collisions), titles)
+                     tuple(extensions), origins, tuple(collisions), titles, shares)
 
 
 def pack_set_problems(ref: str) -> list[dict[str, str]]:

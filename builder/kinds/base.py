@@ -184,14 +184,14 @@ class KindPage:
             if view == "live" and request.POST.get("shown") == fingerprints["shown"]:
                 context = {**self.headline(checked, build), **extra, **fingerprints, "editing": True, "unmoved": True}
                 return build_changed(live.live_response(request, context, status))
+            if view == "chooser":  # a compare table draws from the pickers alone
+                return live.chooser_response(request, checked, {"pickers": live.pickers(checked)}, status)
             context = {**self.common(checked, build), **self.live_context(request, checked, build), **extra,
                        **fingerprints, "editing": True}
             if view == "live":
                 return build_changed(live.live_response(request, context, status))
             context["pickers"] = live.pickers(checked)
-            if view == "pickers":
-                return live.pickers_response(request, context, status)
-            return live.chooser_response(request, checked, context, status)
+            return live.pickers_response(request, context, status)
         # A whole page (the first load, or a post without JavaScript) shows each choice tried; a redraw of the
         # workbench does not wait for the trials, and its pickers ask for them as they load. So does a first load
         # with more choices than a moment's trials (without JavaScript, they come with the first post).

@@ -216,6 +216,7 @@ class Catalogue:
     origins: dict[str, str] = field(default_factory=dict)  # item key -> the extension it came from
     collisions: tuple["Collision", ...] = ()  # ids two of those packs both define
     titles: dict[str, str] = field(default_factory=dict)  # of a set, each pack's title by its ref
+    shares: dict[str, str] = field(default_factory=dict)  # an uploaded pack's share id by its ref: its capability
     # Items by category, built on first asking: rules and pickers ask for one category many times a request.
     _by_category: dict[str, list[Any]] | None = field(default=None, repr=False, compare=False)
 
@@ -330,3 +331,21 @@ class Report:
             "meters": [m.as_dict() for m in self.meters],
             "detail": self.detail,
         }
+
+
+MEMOS = 32  # catalogues remembered, as many as catalogue.loader keeps parsed
+
+_memos: dict[int, tuple[Catalogue, dict[Any, Any]]] = {}
+
+
+def memo(catalogue: Catalogue) -> dict[Any, Any]:
+    """What is worked out once per catalogue and read on every request (an item's summary, a chooser's cells).
+    A catalogue never changes once read (a pack's name@version never does; a reloaded pack is a new catalogue), so
+    this is kept by the catalogue object itself, never shared with another one even of the same ref. It holds the
+    catalogue, so the object's id is not reused while kept; the oldest of more than MEMOS catalogues is dropped."""
+    found = _memos.get(id(catalogue))
+    if found is None or found[0] is not catalogue:
+        if len(_memos) >= MEMOS:
+            _memos.pop(next(iter(_memos), None), None)
+        found = _memos[id(catalogue)] = (catalogue, {})
+    return found[1]

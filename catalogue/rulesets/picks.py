@@ -7,10 +7,10 @@ would newly break, with the budget after it: the annotations every picker and ch
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from .base import BuildError, Catalogue, Linked, Report
+from .base import BuildError, Catalogue, Linked, Report, memo
 
 
 @dataclass(frozen=True)
@@ -56,13 +56,23 @@ class Option:
     cost: str  # the place's budget after the pick, "34/40 ST"; "" without one
 
 
+def summary(ruleset: Any, catalogue: Catalogue, category: str, item: Any) -> str:
+    """`ruleset.summary` of a catalogue's item, worked out once: it reads nothing but the item."""
+    kept = memo(catalogue)
+    key = ("summary", ruleset.key, item.key)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = ruleset.summary(category, item)
+    return found
+
+
 def choices(ruleset: Any, catalogue: Catalogue, place: Place) -> list[Option]:
     """A place's candidates as its picker lists them, not yet tried on the build."""
     options = []
     for item in place.offered(catalogue):
         category = catalogue.categories[item.key]
         group = place.group(item) if place.group else ruleset.category_label(category)
-        options.append(Option(item.key, item.name, category, group, ruleset.summary(category, item),
+        options.append(Option(item.key, item.name, category, group, summary(ruleset, catalogue, category, item),
                               item.key == place.fitted, "", ""))
     return options
 
@@ -74,16 +84,18 @@ def what_if(ruleset: Any, kind: Any, document: dict[str, Any], catalogue: Catalo
     known = {(i.code, i.path) for i in report.errors}
     tried = []
     for option in choices(ruleset, catalogue, place):
+        reason, cost = "", ""
         if option.fitted:
-            tried.append(replace(option, cost=_cost(report, place.meter)))
-            continue
-        trial = _trial(kind, place.choose(document, option.key), catalogue, linked)
-        if isinstance(trial, str):
-            tried.append(replace(option, reason=trial))
-            continue
-        new = [i for i in trial.errors if (i.code, i.path) not in known]
-        tried.append(replace(option, reason=f"{new[0].code}: {new[0].message}" if new else "",
-                             cost=_cost(trial, place.meter)))
+            cost = _cost(report, place.meter)
+        else:
+            trial = _trial(kind, place.choose(document, option.key), catalogue, linked)
+            if isinstance(trial, str):
+                reason = trial
+            else:
+                new = next((i for i in trial.errors if (i.code, i.path) not in known), None)
+                reason, cost = f"{new.code}: {new.message}" if new else "", _cost(trial, place.meter)
+        tried.append(Option(option.key, option.name, option.category, option.group, option.summary, option.fitted,
+                            reason, cost))
     return tried
 
 

@@ -10,7 +10,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ..base import with_article
+from ..base import memo, with_article
 
 MAX_LL = 12  # L-B01
 MAX_HASE = 6  # L-B03
@@ -259,28 +259,20 @@ def superheavy_fits(mounts: list[str]) -> bool:
     return "Heavy" in mounts and len(mounts) >= 2
 
 
-# What granted() found, by catalogue: the pickers ask on every request, and a catalogue never changes once loaded.
-# Keyed by the catalogue's id, the catalogue kept beside it so that no other takes that id; the last few only.
-_GRANTED: dict[int, tuple[object, frozenset[str]]] = {}
-GRANTED_KEPT = 32
-
-
 def granted(catalogue) -> frozenset[str]:
     """Items that come with something else, never picked on their own: a frame's integrated weapons and systems,
-    and what a talent rank gives (its `integrated` and `special_equipment`, the items marked `talent_item`)."""
-    if id(catalogue) in _GRANTED:
-        return _GRANTED[id(catalogue)][1]
-    given = {key for frame in catalogue.of("frame") for key in listed(frame.core_system, "integrated")}
-    for talent in catalogue.of("talent"):
-        for rank in talent.ranks:
-            given.update(listed(rank, "integrated"))
-            given.update(listed(rank, "special_equipment"))
-    found = frozenset(given | {key for key, item in catalogue.items.items()
-                               if (item.model_extra or {}).get("talent_item") is True})
-    if len(_GRANTED) >= GRANTED_KEPT:
-        del _GRANTED[next(iter(_GRANTED))]
-    _GRANTED[id(catalogue)] = (catalogue, found)
-    return found
+    and what a talent rank gives (its `integrated` and `special_equipment`, the items marked `talent_item`).
+    Worked out once per catalogue: the pickers ask on every request."""
+    kept = memo(catalogue)
+    if "granted" not in kept:
+        given = {key for frame in catalogue.of("frame") for key in listed(frame.core_system, "integrated")}
+        for talent in catalogue.of("talent"):
+            for rank in talent.ranks:
+                given.update(listed(rank, "integrated"))
+                given.update(listed(rank, "special_equipment"))
+        kept["granted"] = frozenset(given | {key for key, item in catalogue.items.items()
+                                             if (item.model_extra or {}).get("talent_item") is True})
+    return kept["granted"]
 
 
 def listed(part, field: str) -> list:
