@@ -96,6 +96,7 @@ def test_every_entry_of_lancer_data_loads(lancer_data):
         "core_bonuses.json": 30, "frames.json": 29, "mods.json": 8, "pilot_gear.json": 37, "skills.json": 22,
         "systems.json": 124, "tags.json": 60, "talents.json": 29, "weapons.json": 85}
     assert set(pack.catalogue.items) == {e["id"] for listed in wanted.values() for e in listed}
+    assert pack.skipped == []  # not one entry left out
 
 
 def test_l_b08_stats_take_the_packs_structured_bonuses_and_weapon_sp(mini):
