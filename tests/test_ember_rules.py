@@ -68,11 +68,26 @@ def linked(share_id, document, cat):
     return Linked(share_id, "mech", document["name"], document, rules.validate(document, cat))
 
 
-def test_hp_mech_a_saved_mech_with_errors_is_a_warning(cat):
+def test_hp_member_a_saved_mech_with_errors_makes_the_squad_illegal(cat):
     broken = mech(name="Lame", parts={"torso": "core", "left_arm": "claw"})  # no Chassis: E-R03, E-R04
     report = rules.validate_squad(squad("aaaa1111"), cat, {"aaaa1111": linked("aaaa1111", broken, cat)})
-    warning = next(i for i in report.issues if i.code == "HP-MECH")
-    assert warning.severity == "warning" and "E-R03" in warning.message and report.legal
+    error = next(i for i in report.issues if i.code == "HP-MEMBER")
+    assert (error.severity, error.path) == ("error", "mechs[0]") and "Lame breaks E-R03" in error.message
+    assert not report.legal
+
+
+def test_hp_member_a_written_in_mech_without_a_torso_makes_the_squad_illegal(cat):
+    """004 L72: a Deployed Mech has at least a Chassis, a Torso and an Arm."""
+    written = {k: v for k, v in mech(name="Husk", parts={"chassis": "legs", "left_arm": "claw"}).items()
+               if k not in ("format", "ruleset", "kind", "pack")}
+    report = rules.validate_squad({**squad(), "mechs": [{"mech": written}]}, cat)
+    error = next(i for i in report.issues if i.code == "HP-MEMBER")
+    assert error.path == "mechs[0]" and "Husk breaks" in error.message and not report.legal
+
+
+def test_hp_member_a_legal_saved_mech_raises_nothing(cat):
+    report = rules.validate_squad(squad("aaaa1111"), cat, {"aaaa1111": linked("aaaa1111", mech(), cat)})
+    assert "HP-MEMBER" not in {i.code for i in report.issues}
 
 
 def test_a_squad_of_saved_mechs_flags_a_shared_pilot_id_and_commands(cat):

@@ -138,14 +138,15 @@ def lance(*share_ids):
             "name": "Blue", "pilots": [{"build": s} for s in share_ids]}
 
 
-def test_hp_pilot_an_illegal_pilot_is_a_warning_naming_its_codes(cat):
+def test_hp_member_an_illegal_pilot_is_an_error_naming_its_codes(cat):
     good = rules.validate(pilot(), cat)
     bad = rules.validate(pilot(ll=1), cat)  # over every budget of LL1
     linked = {"aaaa1111": Linked("aaaa1111", "pilot", "Ace", pilot(), good),
               "bbbb2222": Linked("bbbb2222", "pilot", "Rook", pilot(ll=1), bad)}
     report = rules.validate_lance(lance("aaaa1111", "bbbb2222"), cat, linked)
-    assert [i.code for i in report.issues] == ["HP-PILOT"] and report.issues[0].severity == "warning"
-    assert "Rook" in report.issues[0].message and "L-B03" in report.issues[0].message
+    assert [i.code for i in report.issues] == ["HP-MEMBER"] and report.issues[0].severity == "error"
+    assert "Rook breaks" in report.issues[0].message and "L-B03" in report.issues[0].message
+    assert report.issues[0].path == "pilots[1]" and not report.legal
     assert report.stats["pilots"].value == 2 and report.stats["ll"].value == "1–2"
     assert rules.validate_lance(lance("aaaa1111"), cat, linked).legal
 

@@ -132,10 +132,11 @@ def test_a_missing_or_wrong_link_is_reported_not_a_crash(cat):
     assert "HP-LINK" in codes(company.validate(document(units=[{"build": "pppp1234"}]), cat, {"pppp1234": pilot}))
 
 
-def test_an_illegal_unit_is_warned_in_the_company(cat):
+def test_hp_member_an_illegal_unit_makes_the_company_illegal(cat):
     broken = {"unit": {"name": "Broken", "chassis": "mecha", "mounts": [{"item": "mace", "hardpoint": "legs"}]}}
     report = company.validate(document(units=[broken]), cat)
-    assert "HP-UNIT" in codes(report, "warning") and report.detail["roster"][0]["legal"] is False
+    assert "HP-MEMBER" in codes(report, "error") and report.detail["roster"][0]["legal"] is False
+    assert not report.legal
 
 
 def test_unknown_keys_are_refused_naming_the_field(cat):

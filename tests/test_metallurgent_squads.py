@@ -241,18 +241,18 @@ def test_hp_link_an_anvils_deleted_pilot_warns():
     assert issue.severity == "warning" and issue.path == "pilot" and "pilot" not in report.detail
 
 
-def test_hp_unit_illegal_anvil_in_a_squad_warns(catalogue):
+def test_hp_member_an_illegal_anvil_makes_the_squad_illegal(catalogue):
     bad = anvil("Heavy", legal=False)
     report = squads.validate(squad(catalogue, [ref(bad)]), catalogue, {bad.share_id: bad})
-    [issue] = issues(report, "HP-UNIT")
-    assert issue.severity == "warning" and "M-R32" in issue.message
+    [issue] = issues(report, "HP-MEMBER")
+    assert issue.severity == "error" and "M-R32" in issue.message and not report.legal
     assert report.detail["platoons"][0]["units"][0]["legal"] is False
 
 
-def test_hp_unit_a_legal_anvil_is_not_flagged(catalogue):
+def test_hp_member_a_legal_anvil_is_not_flagged(catalogue):
     good = anvil("Light")
     report = squads.validate(squad(catalogue, [ref(good)]), catalogue, {good.share_id: good})
-    assert not issues(report, "HP-UNIT") and report.detail["platoons"][0]["units"][0]["legal"] is True
+    assert not issues(report, "HP-MEMBER") and report.detail["platoons"][0]["units"][0]["legal"] is True
 
 
 def test_unknown_unit_is_unreadable(catalogue):

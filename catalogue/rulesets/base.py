@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -190,6 +191,14 @@ def issue_path(location: tuple) -> str:
     for step in location:
         path += f"[{step}]" if isinstance(step, int) else (f".{step}" if path else str(step))
     return path or "(document)"
+
+
+def member_errors(report: "Report", path: str, name: str, codes: Iterable[str]) -> None:
+    """HP-MEMBER: a roster's member that breaks rules of its own (their IDs in `codes`) makes the roster illegal."""
+    broken = ", ".join(sorted(set(codes)))
+    if broken:
+        report.add("HP-MEMBER", "error", path, f"{name} breaks {broken}.",
+                   "Open it and fix it before the game, or take it out of the roster.")
 
 
 @dataclass(frozen=True, slots=True)

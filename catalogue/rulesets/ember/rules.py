@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
 from ..house_rules import load, setting
 from . import construction as c
 from .schema import SLOT_LETTERS, Drone, MechBuild, PartCard, Pilot, Projectile, SquadBuild
@@ -81,7 +81,9 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
             written = MechBuild(pack=catalogue.pack, extensions=list(catalogue.extensions), **entry.mech.model_dump())
             mechs.append(resolve(written, catalogue, prefix=f"mechs[{i}].mech."))
             paths.append(i)
-            legal[i] = not [issue for issue in c.check_mech(mechs[-1]) if issue.severity == "error"]
+            broken = [issue.code for issue in c.check_mech(mechs[-1]) if issue.severity == "error"]
+            legal[i] = not broken
+            member_errors(report, f"mechs[{i}]", written.name, broken)
             continue
         link = linked.get(entry.build)
         if link is None:
@@ -98,9 +100,7 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
                 continue
             paths.append(i)
             legal[i] = link.report.legal
-            if not link.report.legal:
-                codes = ", ".join(sorted({issue.code for issue in link.report.errors}))
-                report.add("HP-MECH", "warning", f"mechs[{i}]", f"{link.name} is not a legal Mech ({codes}).")
+            member_errors(report, f"mechs[{i}]", link.name, (issue.code for issue in link.report.errors))
     drones = [catalogue.items[d.drone] for d in squad.drones for _ in range(d.count)]
     for issue in c.check_squad(mechs, drones):
         path = issue.path

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
 from ..house_rules import load, setting
 from . import construction as c
 from .schema import CoreBonus, Frame, LanceBuild, Mod, PilotBuild, PilotGear, Skill, System, Talent, Weapon
@@ -178,10 +178,7 @@ def validate_lance(build: Any, catalogue: Catalogue, linked: dict[str, Linked | 
         elif link.kind != "pilot":
             report.add("HP-LINK", "error", path, f"{link.name} is a {link.kind}, not a pilot.", "Add a pilot's link.")
         else:
-            if not link.report.legal:
-                codes = ", ".join(sorted({issue.code for issue in link.report.errors}))
-                report.add("HP-PILOT", "warning", path, f"{link.name} is not a legal pilot ({codes}).",
-                           "Ask the player to fix it before the game.")
+            member_errors(report, path, link.name, (issue.code for issue in link.report.errors))
             members.append(link)
     report.detail["pilots"] = rows
     levels = [m.document.get("ll", 0) for m in members]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
 from ..house_rules import setting
 from . import rules
 from .rules import OPTIONS
@@ -72,10 +72,7 @@ def unit_member(path: str, entry, catalogue: Catalogue, linked: dict[str, Linked
 
 def summarised(path: str, name: str, unit_report: Report, report: Report, ref: str) -> Member:
     stats = unit_report.stats
-    if not unit_report.legal:
-        codes = ", ".join(sorted({i.code for i in unit_report.errors}))
-        report.add("HP-UNIT", "warning", path, f"{name} is not a legal unit ({codes}).",
-                   "Open the unit and fix it before the game.")
+    member_errors(report, path, name, (i.code for i in unit_report.errors))
     drones = stats.get("drones")
     return Member(path, name, "unit", stats["credits"].value if "credits" in stats else 0, unit_report.legal,
                   detail=" · ".join(f"{stats[k].label} {stats[k].value}" for k in ("chassis", "hp") if k in stats),

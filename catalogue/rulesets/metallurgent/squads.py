@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
 from ..house_rules import setting
 from .rules import OPTIONS, deployment_zone
 from .schema import SquadBuild
@@ -75,10 +75,7 @@ def resolve_member(path: str, member, catalogue: Catalogue, linked: dict[str, Li
                    "Put the Pilot in an Anvil, and the Anvil in the Platoon.")
         return Unit(path, link.name, "missing", 0, None, legal=False, ref=member.build)
     initiative = link.report.stats.get("initiative")
-    if not link.report.legal:
-        codes = ", ".join(sorted({i.code for i in link.report.errors}))
-        report.add("HP-UNIT", "warning", path, f"{link.name} is not a legal Anvil ({codes}).",
-                   "Open the Anvil and fix it; an illegal Anvil may not deploy.")
+    member_errors(report, path, link.name, (i.code for i in link.report.errors))
     document = link.document
     return Unit(path, link.name, "anvil", ANVIL_SLOTS, initiative.value if initiative else None,
                 legal=link.report.legal, ref=member.build,
