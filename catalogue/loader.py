@@ -24,11 +24,18 @@ class LoadResult:
 
 
 def load_all() -> list[LoadResult]:
-    """Load every pack of every active ruleset; running it again changes nothing."""
+    """Load every pack of every active ruleset, and the released versions kept beside them (`data/released/`), so
+    that builds pinned to an older version still open; running it again changes nothing."""
     results = []
     for ruleset in ACTIVE.values():
         for path in sorted(ruleset.data_dir.glob("*.yaml")):
             results.append(load_pack(read_pack(path, ACTIVE)))
+        for path in sorted(ruleset.data_dir.glob("released/*.yaml")):
+            data = read_pack(path, ACTIVE)
+            # A released version is frozen: a copy loaded before (even one spelled in an older schema) stands.
+            loaded = Pack.objects.filter(name=data.header.name, version=data.header.version).first()
+            results.append(LoadResult(data.header.ref, "unchanged", loaded.items.count()) if loaded
+                           else load_pack(data))
     return results
 
 

@@ -19,6 +19,7 @@ from tests.refs import pack_ref
 
 STARTER = metallurgent.RULESET.data_dir / "starter.yaml"
 REF = pack_ref("metallurgent", "anvil")
+SHIPPED = REF.partition("@")[2]  # the version shipped now; data/released/ keeps the earlier ones beside it
 
 
 def starter_document() -> dict:
@@ -86,7 +87,7 @@ def test_load_catalogue_with_a_broken_pack_fails_naming_the_file(empty_catalogue
 # --- the Pack and Item rows ------------------------------------------------------------------------
 
 def test_pack_row_records_version_source_and_content_hash(packs):
-    pack = Pack.objects.get(name="metallurgent-starter")
+    pack = Pack.objects.get(name="metallurgent-starter", version=SHIPPED)
     assert pack.version == "1.1.0"
     assert pack.source == "starter"
     assert pack.ruleset.key == "metallurgent"
@@ -96,12 +97,12 @@ def test_pack_row_records_version_source_and_content_hash(packs):
 
 
 def test_item_rows_have_category_key_name_and_stats(packs):
-    core = Item.objects.get(pack__name="metallurgent-starter", key="nimbus-core")
+    core = Item.objects.get(pack__name="metallurgent-starter", pack__version=SHIPPED, key="nimbus-core")
     assert core.category == "core"
     assert core.name == "Nimbus Line Core"
     assert core.stats["defence"] == 4 and core.stats["hardpoints"] == 3
     assert core.stats["resistance"] == {"KE": 4, "CE": 4, "TE": 3}
-    radar = Item.objects.get(key="sounding-radar")
+    radar = Item.objects.get(pack__version=SHIPPED, key="sounding-radar")
     assert radar.category == "equipment" and radar.stats["type"] == "radar" and radar.stats["subtype"] == "spotting"
 
 
@@ -115,7 +116,7 @@ def test_every_item_row_matches_its_pack_entry(packs, starter):
 
 
 def test_pack_examples_are_stored_as_full_build_documents(packs):
-    pack = Pack.objects.get(name="metallurgent-starter")
+    pack = Pack.objects.get(name="metallurgent-starter", version=SHIPPED)
     assert len(pack.examples) == 6
     for example in pack.examples:
         assert example["format"] == "hardpoint.build/1"
@@ -336,20 +337,21 @@ def test_changed_pack_under_same_version_is_refused(packs, tmp_path):
 
 def test_refused_pack_writes_nothing(packs, tmp_path):
     items = item_rows()
-    pack = Pack.objects.get(name="metallurgent-starter")
+    pack = Pack.objects.get(name="metallurgent-starter", version=SHIPPED)
     with pytest.raises(PackError):
         load_pack(changed_copy(tmp_path))
     assert item_rows() == items
-    assert list(Pack.objects.filter(name="metallurgent-starter")) == [pack]
-    assert Pack.objects.get(name="metallurgent-starter").content_hash == pack.content_hash
-    assert Item.objects.get(key="wisp-core").stats["ap"] == 20
+    assert list(Pack.objects.filter(name="metallurgent-starter", version=SHIPPED)) == [pack]
+    assert Pack.objects.get(name="metallurgent-starter", version=SHIPPED).content_hash == pack.content_hash
+    assert Item.objects.get(pack__version=SHIPPED, key="wisp-core").stats["ap"] == 20
 
 
 def test_bumped_version_loads_as_a_second_pack(packs, tmp_path):
     items = item_rows()
     result = load_pack(changed_copy(tmp_path, version="1.2.0"))
     assert result.status == "created" and result.ref == "metallurgent-starter@1.2.0"
-    assert sorted(p.ref for p in Pack.objects.filter(name="metallurgent-starter")) == [REF, "metallurgent-starter@1.2.0"]
+    assert sorted(p.ref for p in Pack.objects.filter(name="metallurgent-starter")) == [
+        "metallurgent-starter@1.0.0", REF, "metallurgent-starter@1.2.0"]  # 1.0.0: the released version kept
     starter = Pack.objects.get(name="metallurgent-starter", version="1.1.0").pk
     old = [row for row in item_rows() if row[1] == starter]
     assert old == [row for row in items if row[1] == starter]
@@ -366,7 +368,7 @@ def test_builds_keep_their_pinned_pack_version(packs, tmp_path):
 def test_saved_build_still_validates_against_its_pinned_version(packs, tmp_path):
     from builder import store
 
-    example = Pack.objects.get(name="metallurgent-starter").examples[0]
+    example = Pack.objects.get(name="metallurgent-starter", version=SHIPPED).examples[0]
     load_pack(changed_copy(tmp_path, version="1.2.0"))
     checked = store.check(example)
     assert checked.catalogue.pack == REF
@@ -383,7 +385,7 @@ def test_reloading_a_bumped_version_is_unchanged(packs, tmp_path):
     data = changed_copy(tmp_path, version="1.2.0")
     load_pack(data)
     assert load_pack(data).status == "unchanged"
-    assert Pack.objects.filter(name="metallurgent-starter").count() == 2
+    assert Pack.objects.filter(name="metallurgent-starter").count() == 3  # with the released 1.0.0
 
 
 # --- admin ---------------------------------------------------------------------------------------------
@@ -403,14 +405,14 @@ def test_admin_item_changelist_filters_by_category(admin_client, packs):
 
 
 def test_admin_item_change_page_works(admin_client, packs):
-    item = Item.objects.get(key="seawall-shield")
+    item = Item.objects.get(pack__version=SHIPPED, key="seawall-shield")
     response = admin_client.get(f"/admin/catalogue/item/{item.pk}/change/")
     assert response.status_code == 200
     assert "Seawall Tower Shield" in response.content.decode()
 
 
 def test_admin_pack_change_page_lists_its_items(admin_client, packs):
-    response = admin_client.get(f"/admin/catalogue/pack/{Pack.objects.get(name='metallurgent-starter').pk}/change/")
+    response = admin_client.get(f"/admin/catalogue/pack/{Pack.objects.get(name='metallurgent-starter', version=SHIPPED).pk}/change/")
     assert response.status_code == 200
     assert "thunderhead-core" in response.content.decode()
 

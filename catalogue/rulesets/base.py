@@ -20,6 +20,7 @@ KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 # the pattern engine's \d also takes other scripts' digits).
 SEMVER_PATTERN = r"^[0-9]{1,6}\.[0-9]{1,6}\.[0-9]{1,6}$"
 PACK_REF_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}@[0-9]{1,6}\.[0-9]{1,6}\.[0-9]{1,6}$"
+EXTENDS_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}@(\*|(=|\^|~|>=)?[0-9]{1,6}(\.[0-9]{1,6}){0,2})$"
 BUILD_FORMAT = "hardpoint.build/1"
 # A build's packs as one ref, base first: "core@3.1.8,long-rim@1.0.0" (a comma survives query strings,
 # where a plus would read as a space).
@@ -132,7 +133,9 @@ class PackHeader(Strict):
     source: Literal["starter", "rulebook", "user"]
     title: str = Field(min_length=1, max_length=120)
     description: str = Field(default="", max_length=2000)
-    extends: str | None = Field(default=None, pattern=PACK_REF_PATTERN)  # a base pack whose items it adds to
+    # A base pack whose items it adds to: name@1.2.0, or a range (name@^1.0, ~1.1, >=1.0) the loader settles on the
+    # newest loaded match and records exactly.
+    extends: str | None = Field(default=None, pattern=EXTENDS_PATTERN)
 
     @property
     def ref(self) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
-from .base import BuildError, Catalogue, PackError, PackHeader, PackUnreadable
+from .base import PACK_REF_PATTERN, BuildError, Catalogue, PackError, PackHeader, PackUnreadable
 from .reading import Unreadable, as_text, check_tree, load_yaml, loads_json
 
 # Packs are text: 2 MB holds thousands of items, and a bigger upload is a mistake or an attack.
@@ -144,7 +144,7 @@ def read_upload(raw: bytes, filename: str, rulesets: dict[str, Any], *, header: 
     if document.get("source", "user") != "user":
         raise PackError(f"{where}: source: uploads are user packs; remove the field or write user")
     document = {**document, "source": "user"}
-    return _assemble(document, entries, where, raw, rulesets, base, where, strict=False)
+    return _assemble(document, entries, where, raw, rulesets, base, where, strict=False, versions=versions)
 
 
 # --- reading the formats ---------------------------------------------------------------------------
@@ -317,6 +317,61 @@ def _zip(raw: bytes, where: str) -> tuple[dict, list[Entries]]:
     return document, entries
 
 
+# --- versions and ranges ---------------------------------------------------------------------------
+
+EXACT_VERSION = re.compile(r"^=?\s*v?([0-9]{1,6})(?:\.([0-9]{1,6}))?(?:\.([0-9]{1,6}))?$")
+RANGE = re.compile(r"^(\*|=|\^|~|>=|)\s*(.*)$")
+
+
+def semver(version: str, where: str, field: str = "version") -> str:
+    """1.2 → 1.2.0; a version that is not numbers is refused, naming it."""
+    found = EXACT_VERSION.match(version.strip())
+    if found is None:
+        raise PackError(f"{where}: field '{field}': '{version[:20]}' is not a version — write it as 1.2.0")
+    return ".".join(part or "0" for part in found.groups())
+
+
+def version_range(spec: str, where: str, field: str) -> tuple[str, tuple[int, ...]]:
+    """A version range as (operator, lowest version): the subset of npm's ranges packs use (`*`, `=1.2.0` or
+    `1.2.0` exactly, `^1.2.0`, `~1.2.0`, `>=1.2.0`; a version may leave out its last parts, `^1.0`)."""
+    operator, wanted = RANGE.match(spec).groups()
+    return (operator, ()) if operator == "*" else (operator, _numbers(semver(wanted.lstrip("v"), where, field)))
+
+
+def matches(version: str, wanted: tuple[str, tuple[int, ...]]) -> bool:
+    """Whether a loaded version meets a range."""
+    operator, low = wanted
+    if operator == "*":
+        return True
+    have = _numbers(version)
+    if operator in ("", "="):
+        return have == low
+    if operator == ">=":
+        return have >= low
+    if operator == "~":  # the same minor version
+        return have[:2] == low[:2] and have >= low
+    # ^: the same left-most non-zero part
+    major = next((i for i, part in enumerate(low) if part), 2)
+    return have[:major + 1] == low[:major + 1] and have >= low
+
+
+def newest(versions: list[str]) -> str:
+    return max(versions, key=_numbers)
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def exact_extends(wanted: str, where: str, versions: Callable[[str], list[str]]) -> str:
+    """The loaded pack `extends: name@range` names: the newest version its range allows, recorded exactly."""
+    name, _, spec = wanted.partition("@")
+    allowed = [v for v in versions(name) if matches(v, version_range(spec, where, "extends"))]
+    if not allowed:
+        raise PackError(f"{where}: extends: no loaded version of {name} meets {spec}; name a loaded pack")
+    return f"{name}@{newest(allowed)}"
+
+
 # --- checking ----------------------------------------------------------------------------------------
 
 FIXES = {
@@ -346,7 +401,7 @@ def _field_problems(exc: ValidationError, model: Any, csv_file: bool) -> list[tu
                                                       if len(error["loc"]) == 1 else "")
         elif kind == "string_pattern_mismatch" and error["loc"][-1] in ("key", "extends"):
             fix = ("keys are lower-case letters, digits, - and _ (up to 64)" if error["loc"][-1] == "key"
-                   else "name a pack as name@1.2.3")
+                   else "name a pack as name@1.2.3, or a range of its versions: name@^1.0, ~1.1, >=1.0")
         else:
             fix = FIXES.get(kind, "")
         found.append((field[:60], error["msg"][:160] + (f" — {fix}" if fix else "")))
@@ -354,7 +409,8 @@ def _field_problems(exc: ValidationError, model: Any, csv_file: bool) -> list[tu
 
 
 def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: bytes, rulesets: dict[str, Any],
-              base: Callable[[str], Catalogue | None], path: str, strict: bool) -> PackData:
+              base: Callable[[str], Catalogue | None], path: str, strict: bool,
+              versions: Callable[[str], list[str]] = lambda name: []) -> PackData:
     examples = document.get("examples") or []
     header_doc = {k: v for k, v in document.items() if k not in ("items", "examples")}
     try:
@@ -367,6 +423,8 @@ def _assemble(document: dict, entries: list[list[Entries]], where: str, raw: byt
         raise PackError(f"{where}: ruleset: unknown ruleset '{header.ruleset}'; use one of {', '.join(rulesets)}")
     items: dict[str, Any] = {}
     categories: dict[str, str] = {}
+    if header.extends and not re.fullmatch(PACK_REF_PATTERN, header.extends):
+        header = header.model_copy(update={"extends": exact_extends(header.extends, where, versions)})
     if header.extends:
         parent = base(header.extends)
         if parent is None:

@@ -14,13 +14,12 @@ from html.parser import HTMLParser
 from typing import Any
 
 from ..base import PackError, PackUnreadable
-from ..packs import Entries, unzip
+from ..packs import EXACT_VERSION, Entries, matches, newest, semver, unzip, version_range
 from ..reading import Unreadable, loads_json
 from .schema import LCP_FILES
 
 MANIFEST = "lcp_manifest.json"
 INFO = "info.json"  # lancer-data's own zip of lib/ names the content here, with no manifest
-EXACT = re.compile(r"^=?\s*v?([0-9]{1,6})(?:\.([0-9]{1,6}))?(?:\.([0-9]{1,6}))?$")
 FILE_VERSION = re.compile(r"-v?([0-9]{1,6}(?:\.[0-9]{1,6}){0,2})\.lcp$", re.IGNORECASE)
 PLACEHOLDER = "missing_"  # lancer-data's stand-ins for content COMP/CON cannot find ("ERR: DATA NOT FOUND")
 
@@ -41,7 +40,7 @@ def read(raw: bytes, where: str, versions: Callable[[str], list[str]] = lambda n
         if not isinstance(manifest.get(field), str) or not manifest[field].strip():
             raise PackError(f"{where}/{named_by}: field '{field}': missing — the manifest names the pack's {field}")
     version = manifest["version"]
-    if named_by == INFO and not EXACT.match(version.strip()) and (in_name := FILE_VERSION.search(where)):
+    if named_by == INFO and not EXACT_VERSION.match(version.strip()) and (in_name := FILE_VERSION.search(where)):
         version = in_name.group(1)  # lancer-data's info.json says "July 2020 Release"; its zip is <name>-3.1.8.lcp
     document = {"name": slug(manifest["name"]), "version": semver(version, f"{where}/{named_by}"),
                 "ruleset": "lancer", "title": manifest["name"].strip()[:80], "source": "user"}
@@ -124,17 +123,6 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64] or "lcp"
 
 
-def semver(version: str, where: str, field: str = "version") -> str:
-    """1.2 → 1.2.0; an LCP version that is not numbers is refused, naming it."""
-    found = EXACT.match(version.strip())
-    if found is None:
-        raise PackError(f"{where}: field '{field}': '{version[:20]}' is not a version — write it as 1.2.0")
-    return ".".join(part or "0" for part in found.groups())
-
-
-RANGE = re.compile(r"^(\*|=|\^|~|>=|)\s*(.*)$")
-
-
 def extends(dependencies: Any, where: str, versions: Callable[[str], list[str]]) -> str:
     """The loaded pack this one extends: its one dependency, at the newest loaded version its range allows (`*`,
     `=1.2.0` or `1.2.0` exactly, `^1.2.0`, `~1.2.0`, `>=1.2.0`). A dependency no loaded pack meets is named."""
@@ -146,7 +134,7 @@ def extends(dependencies: Any, where: str, versions: Callable[[str], list[str]])
         wanted_range = version_range(spec, where, f"dependencies.{i}.version")
         allowed = [v for v in versions(name) if matches(v, wanted_range)]
         if allowed:
-            found.append(f"{name}@{max(allowed, key=_numbers)}")
+            found.append(f"{name}@{newest(allowed)}")
         else:
             missing.append(f"{name} {spec}")
     if missing:
@@ -156,30 +144,3 @@ def extends(dependencies: Any, where: str, versions: Callable[[str], list[str]])
         raise PackError(f"{where}: field 'dependencies': a Hardpoint pack extends one pack, and this names "
                         f"{', '.join(found)}; merge them into one pack first")
     return found[0]
-
-
-def version_range(spec: str, where: str, field: str) -> tuple[str, tuple[int, ...]]:
-    """A dependency's version range as (operator, lowest version): the subset of npm's ranges LCPs use."""
-    operator, wanted = RANGE.match(spec).groups()
-    return (operator, ()) if operator == "*" else (operator, _numbers(semver(wanted.lstrip("v"), where, field)))
-
-
-def matches(version: str, wanted: tuple[str, tuple[int, ...]]) -> bool:
-    """Whether a loaded version meets a dependency's range."""
-    operator, low = wanted
-    if operator == "*":
-        return True
-    have = _numbers(version)
-    if operator in ("", "="):
-        return have == low
-    if operator == ">=":
-        return have >= low
-    if operator == "~":  # the same minor version
-        return have[:2] == low[:2] and have >= low
-    # ^: the same left-most non-zero part
-    major = next((i for i, part in enumerate(low) if part), 2)
-    return have[:major + 1] == low[:major + 1] and have >= low
-
-
-def _numbers(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split("."))
