@@ -75,6 +75,23 @@ def test_e_r08_throw_needs_another_free_hand():
     assert dropped == []
 
 
+def test_e_r08_a_throw_with_no_free_hand_is_not_a_starting_action():
+    thrower = part("sling", "right_arm", actions=[{"name": "Hurl", "type": "firing", "length": "short",
+                                                   "keywords": [{"name": "Throw"}]}])
+    alone = mech(TORSO, CHASSIS, thrower)
+    assert "Hurl" not in c.timings(alone)["firing"] and "E-R08" in c.not_performable(alone)["Hurl"]
+    assert "Hurl" in c.timings(mech(TORSO, CHASSIS, thrower, LEFT))["firing"]  # at the limit: one free hand
+
+
+def test_e_r19_a_mech_of_electronic_value_0_lists_no_scan():
+    """L646: a unit with EV 0 cannot initiate electronic warfare; L786: Scan is an Electronic Attack."""
+    blind = mech(part("shell", "torso", armor=4, electronic=0), CHASSIS, LEFT)
+    assert "Scan" not in c.timings(blind)["tactical"] and c.not_performable(blind) == {
+        "Scan": "Electronic Value 0: E-R19"}
+    seeing = mech(part("eye", "torso", armor=4, electronic=1), CHASSIS, LEFT)  # at the limit: EV 1
+    assert "Scan" in c.timings(seeing)["tactical"] and c.not_performable(seeing) == {}
+
+
 def test_e_r09_two_handed_needs_another_free_hand():
     heavy = part("maul", "right_arm", actions=[{"name": "Overhead", "type": "melee", "length": "medium", "red": 3,
                                                 "conditions": ["[Two-Handed]"]}])

@@ -47,6 +47,13 @@ def test_mm_r13_one_deployed_drone_per_controller(cat):
     assert issue.severity == "error" and issue.path == "units[0]" and "2 drones with 1 controller" in issue.message
 
 
+def test_mm_r13_a_controller_mounted_where_it_does_not_fit_deploys_no_drone(cat):
+    """L731: a drone needs a mounted controller; one refused by MM-R02 (L813) counts for nothing."""
+    misplaced = {"unit": {"name": "Askew", "chassis": "mecha", "mounts": [{"item": "controller", "hardpoint": "r-arm"}]}}
+    report = company.validate(document(units=[misplaced], drones=[{"drone": "ox", "controller": 0}]), cat)
+    assert "MM-R13" in codes(report, "error") and "HP-MEMBER" in codes(report, "error") and not report.legal
+
+
 def test_mm_r13_a_drone_needs_a_controller(cat):
     bare = {"unit": {"name": "Bare", "chassis": "mecha", "mounts": []}}
     [issue] = issues(company.validate(document(units=[bare], drones=[{"drone": "ox", "controller": 0}]), cat), "MM-R13")

@@ -481,3 +481,19 @@ def test_megamercs_integrated_cost():
     assert validate(unit("mecha"), integrated).stats["credits"].value == 400
     added = validate(unit("mecha", house_rules={"integrated-cost": "added"}), integrated)
     assert added.stats["credits"].value == 400 + 60
+
+
+# --- what cannot be fitted counts for nothing (MM-R02, MM-R04, MM-R06) --------------------------------
+
+def test_mm_r02_a_drone_hive_on_a_hardpoint_it_does_not_fit_controls_no_drone(cat):
+    catalogue = make_catalogue(item("hive", "equipment", size=1, types=["drone_controller", "utility"], docking=2))
+    misplaced = validate(unit("mecha", ("hive", "r-arm")), catalogue)
+    assert "MM-R02" in codes(misplaced) and "drones" not in misplaced.stats
+    assert misplaced.detail["not_counted"] == ["Hive not counted: MM-R02"] and misplaced.detail["docking"] == 0
+    assert misplaced.stats["credits"].value == validate(unit("mecha", ("hive", "torso")), catalogue).stats["credits"].value
+
+
+def test_mm_r02_a_drone_hive_where_it_fits_controls_a_drone(cat):
+    hive = item("hive", "equipment", size=1, types=["drone_controller", "utility"], docking=2)
+    fitted = validate(unit("mecha", ("hive", "torso")), make_catalogue(hive))
+    assert fitted.stats["drones"].value == 1 and fitted.detail["not_counted"] == [] and fitted.detail["docking"] == 2

@@ -212,5 +212,6 @@ def context(checked) -> dict[str, Any]:
             "initiative": [(t.title(), pilot.initiative[t]) for t in TIMINGS] if isinstance(pilot, Pilot) else [],
             "link_boxes": range(pilot.max_link) if isinstance(pilot, Pilot) else range(0),
             "timings": [(t.title(), timings.get(t, [])) for t in TIMINGS],
+            "not_performable": report.detail.get("not_performable", {}),
             "pilot_issues": report.issues_at("pilot"),
             "mech_issues": [i for i in report.issues if i.path != "pilot" and not i.path.startswith("parts.")]}

@@ -56,10 +56,9 @@ def check_mech(mech: Mech) -> list[Issue]:
                                                        f"to {MAX_PARTS}."))
     if mech.pilot is None:
         issues.append(Issue("E-R05", "error", "pilot", f"{mech.name} has no Pilot; every Mech has exactly one."))
-    free = {slot for slot, part in mech.parts.items() if freehand(part, slot in mech.discarded)}
     for slot, part in mech.parts.items():
         for action in actions_of(part, slot in mech.discarded):
-            others = free - {slot} or mech.hidden.keys()  # E-R25: a secret Part may well have a free hand
+            others = other_hands(mech, slot)
             if action.keyword("Throw") and not others:
                 issues.append(Issue("E-R08", "warning", f"parts.{slot}",
                                     f"{action.name} throws, which needs another Part with a free hand."))
@@ -75,6 +74,12 @@ def check_mech(mech: Mech) -> list[Issue]:
             issues.append(Issue("E-R10", "warning", f"parts.{slot}",
                                 f"{part.name} has Command Generation, which only a Torso gives."))
     return issues
+
+
+def other_hands(mech: Mech, slot: str) -> set[str]:
+    """The Parts besides `slot` with a free hand (E-R08, E-R09); a secret Part may well have one (E-R25)."""
+    free = {s for s, part in mech.parts.items() if s != slot and freehand(part, s in mech.discarded)}
+    return free or set(mech.hidden)
 
 
 def freehand(part: PartCard, discarded: bool) -> bool:
@@ -113,20 +118,36 @@ def derived(mech: Mech) -> dict[str, tuple[object, str]]:
 
 
 def timings(mech: Mech) -> dict[str, list[str]]:
-    """E-R21, E-R22: for each Timing, the actions that can start it: the Parts' own and the Common Actions."""
+    """E-R21, E-R22: for each Timing, the actions that can start it: the Parts' own and the Common Actions, but
+    those the Mech cannot perform (`not_performable`)."""
     found: dict[str, list[str]] = {t: [] for t in TIMINGS}
+    left_out = set(not_performable(mech))
     for slot, part in mech.parts.items():
         for action in actions_of(part, slot in mech.discarded):
-            if action.type in found:
+            if action.type in found and action.name not in left_out:
                 found[action.type].append(action.name)
     for name, (timing, performers) in COMMON.items():
-        if any(slot in mech.filled for slot in performers):
+        if any(slot in mech.filled for slot in performers) and name not in left_out:
             found[timing].append(name)
     if any(p.handheld for p in mech.parts.values()):
         found["swift"].append("Discard")
     if any(a.charge for p in mech.parts.values() for a in p.actions):
         found["swift"].append("Charge")
     return found
+
+
+def not_performable(mech: Mech) -> dict[str, str]:
+    """E-R21: the actions a Mech lists that it cannot start, each with why. Scan is an Electronic Attack, which a
+    Mech of Electronic Value 0 cannot initiate (E-R19, L646, L786); a Throw needs another Part with a free hand
+    (E-R08, L764). A secret Part may well give either (E-R25)."""
+    left: dict[str, str] = {}
+    if not mech.hidden and "torso" in mech.parts and derived(mech)["electronic"][0] <= 0:
+        left["Scan"] = "Electronic Value 0: E-R19"
+    for slot, part in mech.parts.items():
+        for action in actions_of(part, slot in mech.discarded):
+            if action.keyword("Throw") and not other_hands(mech, slot):
+                left[action.name] = "no other Part with a free hand: E-R08"
+    return left
 
 
 def check_squad(mechs: list[Mech], drones: list) -> list[Issue]:

@@ -56,6 +56,7 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
     for key, (value, explain) in c.derived(mech).items():
         report.stats[key] = Stat(key.title(), value, explain)
     report.detail["timings"] = c.timings(mech)
+    report.detail["not_performable"] = c.not_performable(mech)
     return report
 
 

@@ -113,8 +113,25 @@ def validate(build: Any, catalogue: Catalogue) -> Report:
         report.add("MM-R01", "error", "chassis", "No chassis picked yet.", "Pick a mecha, tank, vehicle or VTOL.")
         return report
     check(unit, report)
-    derive(unit, report)
+    derive(fitted(unit, report), report, unit)
     return report
+
+
+# The rules that say an item cannot be mounted where it is: such an item counts for nothing (no bonus, no
+# attribute, no drone control, no weapon) until it is mounted where it fits, and is named beside the stats.
+PLACEMENT_RULES = ("MM-R02", "MM-R04", "MM-R06")
+
+
+def fitted(unit: Unit, report: Report) -> Unit:
+    """The unit as it can be fielded: without the items a placement rule refuses where they are mounted."""
+    refused = {issue.path: issue.code for issue in report.errors if issue.code in PLACEMENT_RULES}
+    left = [m for m in unit.mounted if m.index is not None and m.path in refused]
+    report.detail["not_counted"] = [f"{m.item.name} not counted: {refused[m.path]}" for m in left]
+    if left:
+        report.stats["not_counted"] = Stat("Not counted", ", ".join(f"{m.item.name} ({refused[m.path]})" for m in left),
+                                           "mounted where it does not fit: no bonus, attribute, drone control or "
+                                           "attack until it is moved (its price is paid all the same)")
+    return Unit(unit.name, unit.chassis, [m for m in unit.mounted if m not in left], unit.house_rules)
 
 
 def check(unit: Unit, report: Report) -> None:
@@ -302,7 +319,9 @@ def credits(unit: Unit) -> tuple[int, str]:
     return total, f"chassis {unit.chassis.cost}" + "".join(f" + {m.item.name} {m.item.cost}" for m in items if m.item.cost)
 
 
-def derive(unit: Unit, report: Report) -> None:
+def derive(unit: Unit, report: Report, paid: Unit | None = None) -> None:
+    """The unit's stats from what is fitted (`unit`); its price from everything bought (`paid`, the same unit by
+    default: an item mounted where it does not fit is paid for all the same)."""
     chassis, stats = unit.chassis, report.stats
     stats["chassis"] = Stat("Chassis", chassis.name, f"{chassis.role}; {chassis.unit_type}")
     stats["hp"] = Stat("HP", chassis.hp, "the chassis card")
@@ -330,20 +349,21 @@ def derive(unit: Unit, report: Report) -> None:
     stats["attacks"] = Stat("Attacks a turn", min(attack_actions + pintle, len(unit.weapons)),
                             f"{attack_actions} attack-capable actions{' and the Commander firing the Pintle Mount' if pintle else ''}, "
                             f"{len(unit.weapons)} weapons; each weapon fires once a turn (MM-R28)")
-    total, explain = credits(unit)
+    whole = paid or unit  # what is bought and takes room, fitted or not
+    total, explain = credits(whole)
     stats["credits"] = Stat("Credits", total, explain, "cr")
     derive_capabilities(unit, report)
     report.detail["weapons"] = [weapon_line(m) for m in unit.weapons]
     report.detail["hardpoints"] = [{"key": hp.key, "name": hp.name, "size": hp.size, "types": types_label(hp.types),
                                     "location": LOCATION_LABELS[hp.location], "pintle": hp.pintle,
                                     "coaxial": hp.coaxial,
-                                    "items": [m.item.name for m in unit.mounted if m.hardpoint is hp],
-                                    "free": hp.size - sum(m.item.size for m in unit.mounted if m.hardpoint is hp)}
+                                    "items": [m.item.name for m in whole.mounted if m.hardpoint is hp],
+                                    "free": hp.size - sum(m.item.size for m in whole.mounted if m.hardpoint is hp)}
                                    for hp in chassis.hardpoints]
     for hp in report.detail["hardpoints"]:
         report.meters.append(Meter(f"hp-{hp['key']}", f"{hp['name']} hard-point", hp["size"] - hp["free"],
                                    hp["size"], "", f"hardpoints.{hp['key']}"))
-    report.detail["grids"] = grid_layouts(unit)
+    report.detail["grids"] = grid_layouts(whole)
 
 
 def derive_capabilities(unit: Unit, report: Report) -> None:
