@@ -107,12 +107,20 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
     return Checked(parsed, ruleset, kind, catalogue, report, build, linked)
 
 
+SHOWN_CLASHES = 5  # unused clashes named one by one; more are counted, pack by pack
+
+
 def _collisions(report, catalogue, used: set[str]) -> None:
-    """HP-PACKS: an id two of the build's packs define is named; a warning where the build uses it."""
-    for clash in catalogue.collisions:
+    """HP-PACKS: an id two of the build's packs define is named, a warning where the build uses it; of the ids it
+    does not use, the first few are named and the rest counted."""
+    unused = [clash for clash in catalogue.collisions if clash.key not in used]
+    for clash in [c for c in catalogue.collisions if c.key in used] + unused[:SHOWN_CLASHES]:
         report.add("HP-PACKS", "warning" if clash.key in used else "info", "extensions",
                    f"{clash.dropped} and {clash.kept} both have '{clash.key}'; {clash.name} is read from "
                    f"{clash.kept}.", "Leave out one of the packs, or keep the order that reads the item you mean.")
+    if len(unused) > SHOWN_CLASHES:
+        report.add("HP-PACKS", "info", "extensions", f"{len(unused) - SHOWN_CLASHES} more ids are in two of the "
+                                                     f"build's packs; each is read from the first.")
 
 
 def verdict(checked: Checked, to_fit: Collection[str] = ()) -> str:

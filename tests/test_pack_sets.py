@@ -221,3 +221,17 @@ def test_a_saved_build_adds_an_extension_and_takes_off_one_it_does_not_use(clien
     assert client.post(url, {"extend": loaded["wind"].user_pack.share_url(), "version": 1}).status_code == 302
     build.refresh_from_db()
     assert build.version == 3  # a stale version changes nothing
+
+
+def test_hp_packs_many_unused_clashes_are_counted_not_listed(loaded):
+    """A pack that repeats another's items (a copy uploaded as an extension) names a few clashes and counts the
+    rest, rather than flooding the build with notes."""
+    copy = publish(lcp("Copy Of Core", "1.0.0", depends=False,
+                       frames=[f for f in json.loads((MINI / "frames.json").read_bytes())
+                               if not f["id"].startswith("missing_")]), "copy.lcp")
+    checked = store.check(pilot("copy-of-core@1.0.0", frame_key="mf_standard_pattern_i_everest",
+                                weapons=("mw_assault_rifle",)))
+    clashes = [i for i in checked.report.issues if i.code == "HP-PACKS"]
+    frames = len(copy.user_pack.newest().items.all())
+    assert len(clashes) == 1 + 5 + 1 and clashes[0].severity == "warning"  # the Everest in use, 5 named, the count
+    assert clashes[-1].message.startswith(f"{frames - 1 - 5} more ids")
