@@ -38,6 +38,8 @@ def catalogue_of(items: dict[str, list[dict]], pack: str = "lancer-test@1.0.0") 
 
 
 LANCER_DATA = "3.1.8"
+# A small pack in lancer-data's exact shapes, written by us (see its README).
+MINI = Path(__file__).parent / "data" / "lancer_data_mini" / "lib"
 TARBALL = f"https://registry.npmjs.org/@massif/lancer-data/-/lancer-data-{LANCER_DATA}.tgz"
 
 

@@ -4,16 +4,14 @@ each case; the real package, version pinned, is fetched from the npm registry wh
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from catalogue.rulesets.base import PackError
 from catalogue.rulesets.lancer import construction, places, preview
 from catalogue.rulesets.lancer.schema import LCP_FILES
-from tests.lancer_factory import LANCER_DATA, lancer_data_or_skip, read, zipped
+from tests.lancer_factory import LANCER_DATA, MINI, lancer_data_or_skip, read, zipped
 
-MINI = Path(__file__).parent / "data" / "lancer_data_mini" / "lib"
 
 
 def entries(files: dict[str, bytes]) -> dict[str, list[dict]]:

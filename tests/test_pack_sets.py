@@ -12,7 +12,7 @@ from builder import changes, exchange, store
 from catalogue.loader import catalogue_by_ref, publish
 from catalogue.rulesets.base import BuildError
 from catalogue.rulesets.lancer import compcon
-from tests.test_lancer_data import MINI, zipped
+from tests.lancer_factory import MINI, zipped
 
 BASE = "hardpoint-mini-core@0.1.0"
 REACH = "far-reach@1.0.0"
