@@ -186,12 +186,14 @@ class SavedBuilds:
         if build is None:
             return None
         try:
-            # Another build's secrets stay masked wherever it is named (anyone may name a build by its share link).
-            build = public_view(build)
+            # Another build's secrets stay masked wherever it is named (anyone may name a build by its share link);
+            # its verdict is reached with them, and the whole build goes along for the rules' verdicts only.
+            shown = public_view(build)
             report = check(build.document, depth - 1, self).report
         except BuildError:
             return None  # a saved build that stopped reading (say its pack was removed) counts as missing
-        return Linked(share_id, build.kind, build.name, build.document, report)
+        whole = build.document if shown is not build else None
+        return Linked(share_id, build.kind, build.name, shown.document, report, whole)
 
 
 def links_of(build: Build) -> list[str]:

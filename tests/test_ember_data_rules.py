@@ -3,6 +3,8 @@ marked unsourced (E-X). One test per rule ID."""
 import pytest
 from pydantic import ValidationError
 
+from catalogue.rulesets import ember
+from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.ember import construction as c
 from catalogue.rulesets.ember.schema import Drone, MechBuild, PartCard, Pilot, Projectile, SquadBuild
 from tests.test_ember_construction import ACE, CHASSIS, LEFT, TORSO, mech
@@ -11,9 +13,18 @@ DRONE = {"key": "mite", "name": "Mite", "size": "small", "movement": "ground", "
          "stance": "defensive"}
 
 
-def test_e_r11_a_drone_has_no_parts_to_gain_values_from():
+def test_e_r11_a_drone_carries_parts_as_load_and_a_pack_naming_no_part_is_caught():
+    """L837: a Drone's card may carry Parts as Load (what the Drone gains from them: test_ember_rules)."""
+    carrier = Drone.model_validate({**DRONE, "load": ["core"]})
+    assert carrier.load == ["core"]
+    core = PartCard(key="core", name="Core", slot="torso")
+    load, = [link for link in ember.RULESET.pack_links if link.category == "drone"]
+    held = Catalogue("ember", "t@1.0.0", {"mite": carrier, "core": core}, {"mite": "drone", "core": "part"}, "T")
+    assert load.dangling(held) == []
+    lost = Catalogue("ember", "t@1.0.0", {"mite": carrier}, {"mite": "drone"}, "T")
+    assert [(key, where) for key, where, _ in load.dangling(lost)] == [("mite", "load[0]")]
     with pytest.raises(ValidationError, match="load"):
-        Drone.model_validate({**DRONE, "load": ["core"]})
+        Drone.model_validate({**DRONE, "load": ["x"] * 7})
 
 
 def test_e_r12_a_mech_deploys_offensive_unless_told():

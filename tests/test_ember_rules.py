@@ -1,9 +1,12 @@
 """An Ember Mech document and a squad checked whole: unknown cards refused naming the field, Discard sides and
 secret Parts only where the card allows, and a squad over its saved Mechs (Pilot IDs, Commands, broken links)."""
+import json
+from collections import Counter
+
 import pytest
 
 from catalogue.rulesets.base import BuildError, Catalogue, Linked
-from catalogue.rulesets.ember import rules
+from catalogue.rulesets.ember import rules, secrecy
 from catalogue.rulesets.ember.schema import CATEGORIES
 
 INITIATIVE = {t: 5 for t in ("swift", "melee", "projectile", "firing", "movement", "tactical")}
@@ -13,12 +16,19 @@ ITEMS = {
              {"key": "claw", "name": "Claw", "slot": "left_arm", "armor": 3, "freehand": True},
              {"key": "rifle", "name": "Rifle", "slot": "right_arm", "armor": 4, "handheld": True,
               "discard": {"name": "Open Hand", "armor": 3}}],
+    # A secret Torso giving 3 Commands a round (E-R18), and a Part a Drone carries as Load (E-R11).
+    "part_extra": [{"key": "relay", "name": "Relay", "slot": "torso", "armor": 3, "secret": True, "cost": 45,
+                    "keywords": [{"name": "Command Generation", "x": 3}]},
+                   {"key": "dish", "name": "Dish", "slot": "backpack", "electronic": 4, "cost": 5,
+                    "actions": [{"name": "Order", "type": "tactical", "control": "command"}]}],
     "pilot": [{"key": "ace", "name": "Ace", "id_number": "07", "faction": "UN", "max_link": 4, "initiative": INITIATIVE},
               {"key": "twin", "name": "Twin", "id_number": "07", "faction": "RDL", "max_link": 3,
                "initiative": INITIATIVE}],
     "drone": [{"key": "mite", "name": "Mite", "size": "small", "movement": "ground", "movement_range": 4,
                "stance": "defensive", "cost": 15,
-               "actions": [{"name": "Sting", "type": "firing", "control": "command", "yellow": 2}]}],
+               "actions": [{"name": "Sting", "type": "firing", "control": "command", "yellow": 2}]},
+              {"key": "mule", "name": "Mule", "size": "medium", "movement": "ground", "movement_range": 2,
+               "stance": "defensive", "cost": 10, "load": ["dish"]}],
 }
 
 
@@ -27,8 +37,8 @@ def cat():
     items, categories = {}, {}
     for category, entries in ITEMS.items():
         for entry in entries:
-            item = CATEGORIES[category].model_validate(entry)
-            items[item.key], categories[item.key] = item, category
+            item = CATEGORIES[category.removesuffix("_extra")].model_validate(entry)
+            items[item.key], categories[item.key] = item, category.removesuffix("_extra")
     return Catalogue("ember", "ember-test@1.0.0", items, categories, "Test")
 
 
@@ -191,8 +201,11 @@ def test_the_starter_pack_reads_and_its_examples_are_legal_without_a_warning():
     staged = {**ACTIVE, "ember": dataclasses.replace(ember.RULESET, kinds=ember.KINDS)}  # not registered yet
     data = read_pack(ember.RULESET.data_dir / "starter.yaml", staged)
     kinds = [e["kind"] for e in data.examples]
-    assert kinds.count("squad") == 2 and kinds.count("mech") == 2
+    assert kinds.count("squad") == 2 and kinds.count("mech") == 3
     parts = data.catalogue.of("part")
+    # E-R25: a slot with a secret Part has two, so "Secret Part" in a slot never names the card.
+    secret = Counter(p.slot for p in parts if p.secret)
+    assert set(secret) == {"torso", "backpack", "right_arm"} and min(secret.values()) >= 2
     assert len(parts) >= 20 and sum(p.handheld for p in parts) >= 4 and all(p.discard for p in parts if p.handheld)
     assert len(data.catalogue.of("pilot")) >= 6 and len(data.catalogue.of("drone")) >= 4
     assert len(data.catalogue.of("projectile")) >= 3
@@ -219,3 +232,61 @@ def test_e_r14_the_squad_lists_the_projectile_cards_it_needs(cat):
     broken = rules.validate_squad({**squad(), "mechs": [{"mech": {"name": "B", "pilot": "ace",
                                                                    "parts": {**parts, "backpack": "odd"}}}]}, more, {})
     assert [i.code for i in broken.issues if i.code == "E-R14"] == ["E-R14"]
+
+
+# --- E-R25: a squad's verdicts count a secret Part; what it shows leaves the Part's numbers out -------------------
+
+def masked_link(share_id, document, cat):
+    """A saved Mech as a squad reads it: its share link's view, and the whole Mech for the verdicts."""
+    return Linked(share_id, "mech", document["name"], secrecy.public(document, cat), rules.validate(document, cat),
+                  document)
+
+
+@pytest.mark.parametrize("limit, over", [(69, True), (70, False)])
+def test_e_r25_e_x01_a_secret_part_counts_towards_the_points_verdict_but_its_points_are_not_shown(cat, limit, over):
+    hidden = mech(secret=["torso"])  # Core, 40 points, kept secret; Legs 30: 70 in all
+    report = rules.validate_squad({**squad("aaaa1111"), "house_rules": {"points-limit": limit}}, cat,
+                                  {"aaaa1111": masked_link("aaaa1111", hidden, cat)})
+    points = next(m for m in report.meters if m.key == "points")
+    assert (points.used, points.hidden, points.over) == (30, "1 secret Part", over)
+    assert report.detail["roster"][0]["points"] == 30 and report.detail["roster"][0]["secret"] == 1
+    assert ("E-X01" in [i.code for i in report.errors]) is over
+    meters = [{k: v for k, v in m.as_dict().items() if k != "limit"} for m in report.meters]
+    shown = json.dumps([report.detail, meters, [i.message for i in report.issues]])
+    assert "70" not in shown and "40" not in shown and "core" not in shown.lower()
+
+
+def test_e_r25_the_verdict_without_secrets_names_the_points(cat):
+    report = rules.validate_squad({**squad("aaaa1111"), "house_rules": {"points-limit": 69}}, cat,
+                                  {"aaaa1111": masked_link("aaaa1111", mech(), cat)})
+    points = next(m for m in report.meters if m.key == "points")
+    assert (points.used, points.hidden, points.over) == (70, "", True) and "70 points" in report.errors[0].message
+
+
+@pytest.mark.parametrize("mites, warned", [(3, False), (4, True)])
+def test_e_r25_e_r18_a_secret_torsos_command_generation_counts_and_stays_hidden(cat, mites, warned):
+    relay = mech(parts={"torso": "relay", "chassis": "legs", "left_arm": "claw"}, secret=["torso"])
+    report = rules.validate_squad(squad("aaaa1111", drones=[("mite", mites)]), cat,
+                                  {"aaaa1111": masked_link("aaaa1111", relay, cat)})
+    commands = next(m for m in report.meters if m.key == "commands")
+    assert (commands.used, commands.limit, commands.hidden, commands.over) == (mites, 1, "1 secret Torso", warned)
+    warning = [i for i in report.issues if i.code == "E-R18"]
+    assert bool(warning) is warned and all("3" not in i.message for i in warning)
+
+
+def test_e_r25_a_share_link_hides_only_a_card_that_may_be_kept_secret(cat):
+    assert secrecy.public(mech(secret=["torso"]), cat)["masked"] == ["torso"]
+    shown = secrecy.public(mech(secret=["chassis"]), cat)  # Legs have no secret configuration: E-R25 shows it
+    assert shown["parts"]["chassis"] == "legs" and "masked" not in shown
+    assert [i.code for i in rules.validate(shown, cat).issues] == ["E-R25"]
+
+
+def test_e_r11_a_drones_load_gives_it_no_actions_or_values(cat):
+    """L837: the Mule carries the Dish (EV 4, a Command action) as Load, and gains neither."""
+    mule = {**squad(drones=[("mule", 1)]), "mechs": [written()]}
+    report = rules.validate_squad(mule, cat, {})
+    assert "E-R19" not in [i.code for i in report.issues]  # the Mech's Core has EV 1
+    assert next(m for m in report.meters if m.key == "commands").used == 0
+    blind = {**mule, "mechs": [{"mech": {**written()["mech"], "parts": {"torso": "relay", "chassis": "legs",
+                                                                         "left_arm": "claw"}}}]}
+    assert "E-R19" in [i.code for i in rules.validate_squad(blind, cat, {}).issues]  # the Dish's EV 4 is no help

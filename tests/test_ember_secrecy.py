@@ -36,7 +36,7 @@ def test_e_r25_the_edit_and_reveal_links_show_it_whole(client, secret):
 
 def test_e_r25_json_api_and_versions_are_masked(client, secret):
     public = client.get(f"/s/{secret.share_id}.json").json()
-    assert "right_arm" not in public["parts"] and public["masked"] == {"right_arm": 18}
+    assert "right_arm" not in public["parts"] and public["masked"] == ["right_arm"]
     assert client.get(f"/s/{secret.share_id}.json?reveal={secret.reveal_token}").json()["parts"]["right_arm"] == "stormcoil-arm"
     api = client.get(f"/api/builds/{secret.share_id}").json()
     assert "stormcoil-arm" not in json.dumps(api) and api["report"]["legal"]
@@ -80,18 +80,23 @@ def test_e_r25_the_share_preview_leaves_the_secret_part_out(client, secret):
     assert "Ion Arc" not in json.dumps(api)
 
 
-def test_e_r25_a_squad_naming_the_mech_sees_it_masked_but_counts_its_points(client, secret):
+def test_e_r25_a_squad_naming_the_mech_shows_its_visible_points_and_counts_the_secret_in_its_verdict(client, secret):
     squad = store.check({"format": "hardpoint.build/1", "ruleset": "ember", "kind": "squad", "pack": PACK,
-                         "name": "Embers", "mechs": [{"build": secret.share_id}]})
+                         "name": "Embers", "mechs": [{"build": secret.share_id}],
+                         "house_rules": {"points-limit": 100}})
     row, = squad.report.detail["roster"]
-    whole = store.check(secret.document).catalogue.items
-    assert row["secret"] == 1 and row["parts"] == 4
-    assert row["points"] == sum(whole[key].cost for key in SECRET_ARM.values()) + whole[secret.document["pilot"]].cost
+    items = store.check(secret.document).catalogue.items
+    shown = sum(items[key].cost for slot, key in SECRET_ARM.items() if slot != "right_arm")
+    assert row["secret"] == 1 and row["parts"] == 4 and row["points"] == shown + items[secret.document["pilot"]].cost
+    points = next(m for m in squad.report.meters if m.key == "points")
+    assert points.used == row["points"] and points.hidden == "1 secret Part"
+    assert points.over == (row["points"] + items["stormcoil-arm"].cost > 100)
     saved = store.create(squad)
-    assert "Stormcoil" not in client.get(saved.get_absolute_url()).content.decode()
+    page = client.get(saved.get_absolute_url()).content.decode()
+    assert "Stormcoil" not in page and "Not shown: 1 secret Part." in page
 
 
 def test_e_r25_rules_count_a_masked_chassis(packs):
     masked = store.check({**mech(pilot=pilot_keys()[0]), "parts": {k: v for k, v in PARTS.items() if k != "chassis"},
-                          "masked": {"chassis": 20}, "secret": ["chassis"]})
+                          "masked": ["chassis"], "secret": ["chassis"]})
     assert masked.report.legal and "secret Chassis" in masked.report.stats["maneuver"].explain

@@ -255,13 +255,18 @@ class Catalogue:
 
 @dataclass(slots=True)
 class Linked:
-    """Another saved build a build names (a squad's Anvil, an Anvil's Pilot), checked by the caller."""
+    """Another saved build a build names (a squad's Anvil, an Anvil's Pilot), checked by the caller.
+
+    `document` is what its share link shows (Kind.secrecy masks some of it); `report` is the check of the whole
+    build, its verdict. A kind that keeps secrets reads `whole` (None when nothing is masked) for verdicts only:
+    no number or name from it may reach what the rules report."""
 
     share_id: str
     kind: str
     name: str
     document: dict[str, Any]
     report: "Report"
+    whole: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -290,7 +295,10 @@ class Stat:
 
 @dataclass(slots=True)
 class Meter:
-    """A budget or limit shown as a bar that fills up."""
+    """A budget or limit shown as a bar that fills up.
+
+    Where some of what counts is secret (Kind.secrecy), `used` is the part anyone may see, `hidden` says what else
+    counts ("1 secret Part") and `hidden_over` is the verdict the server reached with it."""
 
     key: str
     label: str
@@ -298,10 +306,12 @@ class Meter:
     limit: int
     unit: str = ""
     path: str = ""
+    hidden: str = ""
+    hidden_over: bool = False
 
     @property
     def over(self) -> bool:
-        return self.used > self.limit
+        return self.hidden_over if self.hidden else self.used > self.limit
 
     @property
     def percent(self) -> int:
@@ -310,8 +320,9 @@ class Meter:
         return min(100, round(100 * self.used / self.limit))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "used": self.used, "limit": self.limit,
-                "unit": self.unit, "path": self.path, "over": self.over}
+        shown = {"key": self.key, "label": self.label, "used": self.used, "limit": self.limit,
+                 "unit": self.unit, "path": self.path, "over": self.over}
+        return {**shown, "hidden": self.hidden} if self.hidden else shown
 
 
 @dataclass(slots=True)

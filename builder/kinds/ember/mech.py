@@ -204,7 +204,7 @@ def context(checked) -> dict[str, Any]:
         slots.append({"slot": slot, "label": SLOT_LABELS[slot], "letter": SLOT_LETTERS[slot],
                       "card": card(part, slot in document.get("discarded", [])) if isinstance(part, PartCard) else None,
                       "secret": slot in document.get("secret", []),
-                      "masked": slot in document.get("masked", {}),
+                      "masked": slot in document.get("masked", []),
                       "issues": report.issues_at(f"parts.{slot}")})
     pilot = items.get(document.get("pilot") or "")
     timings = report.detail.get("timings", {})

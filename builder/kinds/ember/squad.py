@@ -102,7 +102,8 @@ def context(checked) -> dict[str, Any]:
                       f"mech:{json.dumps(written)}", "ref": entry.get("build"), "row": roster.get(f"mechs[{i}]"),
                       "issues": [issue for issue in report.issues if issue.path == f"mechs[{i}]"
                                  or issue.path.startswith(f"mechs[{i}].")]})
-    drones = [{"index": i, "drone": items[d["drone"]], "count": d["count"], "issues": report.issues_at(f"drones[{i}]")}
+    drones = [{"index": i, "drone": items[d["drone"]], "count": d["count"], "issues": report.issues_at(f"drones[{i}]"),
+               "load": [items[key].name for key in items[d["drone"]].load if key in items]}
               for i, d in enumerate(document.get("drones", []))]
     return {"mechs": mechs, "drones": drones, "drone_issues": report.issues_at("drones"),
             "squad_issues": [i for i in report.issues

@@ -1,7 +1,7 @@
 """Ember·Obsidian Protocol: M.A.P. mechs from Part cards and a Pilot, squads with Drones, on custom dice."""
 from pathlib import Path
 
-from ..spec import Dice, DiceOption, ItemRef, Kind, Link, Ruleset
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
 from . import dice, places, rules
 from .secrecy import SECRECY
 from .schema import CATEGORIES, CATEGORY_LABELS, MechBuild, SquadBuild
@@ -36,4 +36,5 @@ RULESET = Ruleset(
               lambda **o: dice.command(o["attack"], o["defence"], o["attacker-stance"], o["defender-stance"],
                                        o["dodge"], o["policy"])),
     item_summary=places.summary,
+    pack_links=(PackLink("drone", "load[]", ("part",)),),
 )

@@ -3,7 +3,7 @@ command capacity and electronic warfare. The rules come from chapters 1 to 4 and
 configuration is missing from the rulebook, so points and squad limits are an authored format (E-X), elsewhere."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .schema import SLOTS, TIMINGS, PartCard, Pilot
 
@@ -31,12 +31,20 @@ class Mech:
     parts: dict[str, PartCard]
     pilot: Pilot | None
     discarded: set[str] = field(default_factory=set)
-    hidden: dict[str, int] = field(default_factory=dict)  # E-R25: slot -> points of a secret Part on a share link
+    # E-R25: the slots whose secret Part its viewer does not see. On a share link they hold no Part here; on the
+    # whole Mech a squad's verdicts count (see `shown`) they do.
+    hidden: set[str] = field(default_factory=set)
     stance: str = "offensive"  # the one it deploys in (E-R12)
 
     @property
     def filled(self) -> set[str]:
-        return set(self.parts) | set(self.hidden)
+        return set(self.parts) | self.hidden
+
+
+def shown(mech: Mech) -> Mech:
+    """The Mech as its share link shows it: its secret Parts left out, their slots still filled (E-R25)."""
+    return replace(mech, parts={s: p for s, p in mech.parts.items() if s not in mech.hidden},
+                   discarded=mech.discarded - mech.hidden)
 
 
 def check_mech(mech: Mech) -> list[Issue]:
@@ -79,7 +87,7 @@ def check_mech(mech: Mech) -> list[Issue]:
 def other_hands(mech: Mech, slot: str) -> set[str]:
     """The Parts besides `slot` with a free hand (E-R08, E-R09); a secret Part may well have one (E-R25)."""
     free = {s for s, part in mech.parts.items() if s != slot and freehand(part, s in mech.discarded)}
-    return free or set(mech.hidden)
+    return free or mech.hidden - set(mech.parts)
 
 
 def freehand(part: PartCard, discarded: bool) -> bool:
@@ -151,7 +159,8 @@ def not_performable(mech: Mech) -> dict[str, str]:
 
 
 def check_squad(mechs: list[Mech], drones: list) -> list[Issue]:
-    """E-R06 Pilot IDs, E-R18 command capacity, E-R19 EV, E-R20 three-Part Mechs."""
+    """E-R06 Pilot IDs, E-R18 command capacity, E-R19 EV, E-R20 three-Part Mechs, over the whole Mechs (secret Parts
+    counted: E-R25)."""
     issues: list[Issue] = []
     seen: dict[str, int] = {}
     for i, mech in enumerate(mechs):
@@ -168,8 +177,10 @@ def check_squad(mechs: list[Mech], drones: list) -> list[Issue]:
     capacity = sum(derived(m)["commands"][0] for m in mechs)
     commanded = [d for d in drones if any(a.control == "command" for a in d.actions)]
     if len(commanded) > capacity:
-        issues.append(Issue("E-R18", "warning", "drones", f"{len(commanded)} Drones take Commands; the Mechs issue "
-                                                          f"{capacity} a round."))
+        # E-R25: a secret Torso's Command Generation counts, and its number stays hidden.
+        issued = ("more than the Mechs issue a round, counting their secret Torsos"
+                  if any("torso" in m.hidden for m in mechs) else f"the Mechs issue {capacity} a round")
+        issues.append(Issue("E-R18", "warning", "drones", f"{len(commanded)} Drones take Commands; {issued}."))
     values = [derived(m)["electronic"][0] for m in mechs] + [d.electronic for d in drones]
     if values and not any(isinstance(v, int) and v > 0 for v in values):
         issues.append(Issue("E-R19", "warning", "mechs", "No unit has an Electronic Value: nobody can Scan or "

@@ -3,6 +3,7 @@ its derived values, Timings and starting tokens; the squad's Pilot IDs, command 
 saved Mechs and its Drones."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ def resolve(build: MechBuild, catalogue: Catalogue, prefix: str = "") -> c.Mech:
     if problems:
         raise BuildError(problems)
     return c.Mech(build.name, {slot: items[key] for slot, key in build.parts.items()},
-                  items[build.pilot] if build.pilot else None, set(build.discarded), dict(build.masked), build.stance)
+                  items[build.pilot] if build.pilot else None, set(build.discarded), set(build.masked), build.stance)
 
 
 def validate(document: Any, catalogue: Catalogue) -> Report:
@@ -61,8 +62,13 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
 
 
 def mech_points(mech: c.Mech) -> int:
-    """Its Parts' and Pilot's points, a secret Part's too (E-R25 keeps the card hidden, not the squad total)."""
-    return sum(p.cost for p in mech.parts.values()) + sum(mech.hidden.values()) + (mech.pilot.cost if mech.pilot else 0)
+    """The points of the Parts it holds and its Pilot's: all of them on the whole Mech, none of a secret Part's on
+    what its share link shows (E-R25)."""
+    return sum(p.cost for p in mech.parts.values()) + (mech.pilot.cost if mech.pilot else 0)
+
+
+def plural(count: int, what: str) -> str:
+    return f"{count} {what}{'s' if count != 1 else ''}"
 
 
 def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
@@ -94,7 +100,9 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
             report.add("HP-LINK", "error", f"mechs[{i}]", f"{link.name} is a {link.kind}, not a Mech.")
         else:
             try:
-                mechs.append(resolve(parse(link.document), catalogue, prefix=f"mechs[{i}]."))
+                # E-R25: the squad's verdicts count a secret Part (the whole Mech); what it shows leaves it out.
+                whole = resolve(parse(link.whole or link.document), catalogue, prefix=f"mechs[{i}].")
+                mechs.append(replace(whole, hidden=set(link.document.get("masked") or [])))
             except BuildError:
                 report.add("HP-LINK", "error", f"mechs[{i}]", f"{link.name} is built on other cards than this "
                                                               f"squad's pack {catalogue.pack}.")
@@ -109,11 +117,16 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
             index = int(path[6:path.index("]")])
             path = f"mechs[{paths[index]}]{path[path.index(']') + 1:]}"
         report.add(issue.code, issue.severity, path, issue.message)
-    points = sum(mech_points(m) for m in mechs) + sum(d.cost for d in drones)
+    shown = [c.shown(m) for m in mechs]
+    secret = sum(len(m.hidden) for m in mechs)
+    hidden = plural(secret, "secret Part") if secret else ""
+    points, visible = (sum(map(mech_points, group)) + sum(d.cost for d in drones) for group in (mechs, shown))
     limit = setting(OPTIONS, squad, "points-limit")
-    report.meters.append(Meter("points", "Points (unsourced format)", points, limit, "pts", "mechs"))
+    report.meters.append(Meter("points", "Points (unsourced format)", visible, limit, "pts", "mechs", hidden,
+                               points > limit))
     if points > limit:
-        report.add("E-X01", "error", "mechs", f"{points} points; the format allows {limit} ({UNSOURCED}).")
+        counted = f"Over {limit} points counting {hidden}" if secret else f"{points} points"
+        report.add("E-X01", "error", "mechs", f"{counted}; the format allows {limit} ({UNSOURCED}).")
     for code, key, count, what in (("E-X05", "max-mechs", len(squad.mechs), "Mechs"),
                                    ("E-X07", "max-drones", len(drones), "Drones")):
         if count > setting(OPTIONS, squad, key):
@@ -125,9 +138,13 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
                                               f"squad ({UNSOURCED}).")
     capacity = sum(c.derived(m)["commands"][0] for m in mechs)
     commanded = sum(any(a.control == "command" for a in d.actions) for d in drones)
-    report.meters.append(Meter("commands", "Drones taking Commands", commanded, capacity, "", "drones"))
-    # E-R14: the Projectile and Deployable cards the squad's units place, which it brings to the table.
-    launched = {a.launches for m in mechs for slot, p in m.parts.items() for a in c.actions_of(p, slot in m.discarded)
+    torsos = sum("torso" in m.hidden for m in mechs)
+    report.meters.append(Meter("commands", "Drones taking Commands", commanded,
+                               sum(c.derived(m)["commands"][0] for m in shown), "", "drones",
+                               plural(torsos, "secret Torso") if torsos else "", commanded > capacity))
+    # E-R14: the Projectile and Deployable cards the squad's units place, which it brings to the table (a secret
+    # Part's come with it when it is revealed).
+    launched = {a.launches for m in shown for slot, p in m.parts.items() for a in c.actions_of(p, slot in m.discarded)
                 if a.launches} | {a.launches for d in drones for a in d.actions if a.launches}
     report.detail["projectiles"] = sorted(key for key in launched if isinstance(catalogue.items.get(key), Projectile))
     for key in sorted(launched - set(report.detail["projectiles"])):
@@ -136,7 +153,7 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
     report.detail["roster"] = [
         {"path": f"mechs[{i}]", "name": mech.name, "pilot": mech.pilot.name if mech.pilot else "no Pilot",
          "id_number": mech.pilot.id_number if mech.pilot else "—", "parts": len(mech.filled), "legal": legal[i],
-         "points": mech_points(mech), "secret": len(mech.hidden)}
+         "points": mech_points(c.shown(mech)), "secret": len(mech.hidden)}
         for i, mech in zip(paths, mechs)]
     report.stats["mechs"] = Stat("Mechs", len(mechs), "saved Mechs that open")
     report.stats["drones"] = Stat("Drones", len(drones), "by count")

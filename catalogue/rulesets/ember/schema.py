@@ -116,6 +116,10 @@ class Drone(Card):
     movement: Literal["ground", "flying", "aerial"]
     movement_range: Small
     stance: Stance  # fixed by its card (E-R13)
+    # E-R11 (L837): Parts the Drone carries as Load. It gains none of their Actions or attributes: no rule reads
+    # them for the Drone; they are listed so the table brings them. The rulebook sets no limit on Load (E-X07).
+    load: Annotated[list[Annotated[str, Field(min_length=1, max_length=80)]], Field(max_length=6)] = \
+        Field(default_factory=list)
 
 
 class Projectile(Card):
@@ -159,13 +163,16 @@ class MechBuild(BuildDocument):
     stance: Stance = "offensive"  # E-R12: a Mech deployed without a Stance Token is Offensive
     discarded: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
     secret: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
-    # On a share link only (see secrecy.py): the slots whose secret Part is hidden, with its points.
-    masked: dict[Slot, Annotated[int, Field(ge=0, le=999)]] = Field(default_factory=dict)
+    # On a share link only (see secrecy.py): the slots whose secret Part is hidden. No number of the Part goes with
+    # them (E-R25): the verdicts that count it are reached by the server with the whole Mech.
+    masked: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _masked_slots_are_empty(self) -> "MechBuild":
         if held := [slot for slot in self.masked if slot in self.parts]:
             raise ValueError(f"masked: {', '.join(held)} also hold a Part; a masked slot hides its Part")
+        if len(set(self.masked)) < len(self.masked):
+            raise ValueError("masked: a slot is named twice")
         return self
 
 
