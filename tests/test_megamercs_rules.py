@@ -497,3 +497,13 @@ def test_mm_r02_a_drone_hive_where_it_fits_controls_a_drone(cat):
     hive = item("hive", "equipment", size=1, types=["drone_controller", "utility"], docking=2)
     fitted = validate(unit("mecha", ("hive", "torso")), make_catalogue(hive))
     assert fitted.stats["drones"].value == 1 and fitted.detail["not_counted"] == [] and fitted.detail["docking"] == 2
+
+
+@pytest.mark.parametrize("hardpoint, movement", [("legs", 5 + 2), ("torso", 5)])
+def test_mm_r07_skates_add_movement_only_in_a_leg_hardpoint(hardpoint, movement):
+    """L1154: skate systems are leg equipment; in a torso (MM-R02 by way of MM-R07) they move nothing."""
+    skates = item("skates", "equipment", size=1, types=["leg"], bonuses=[{"stat": "movement", "value": 2}])
+    report = validate(unit("mecha", ("skates", hardpoint)), make_catalogue(skates))
+    assert report.stats["movement"].value == movement
+    assert ("MM-R02" in codes(report, "error")) is (hardpoint == "torso")
+    assert report.detail["not_counted"] == ([] if hardpoint == "legs" else ["Skates not counted: MM-R02"])
