@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.darkmetal import preview as engine
-from catalogue.rulesets.darkmetal import rules
+from catalogue.rulesets.darkmetal import costs, rules
 from catalogue.rulesets.darkmetal.places import HANDS, attached, held, hired, reprice
 from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, Weapon
 from catalogue.rulesets.house_rules import setting
@@ -297,7 +297,7 @@ def context(checked) -> dict[str, Any]:
 def refund_of(record: dict[str, Any], gear: int, paid_with: str) -> str:
     """DM-R63: dismissing returns the Rep paid to the Leader, and the ARP spent on the ally to that ally only."""
     rep = record["rep_paid"] + (gear if paid_with == "rep" else 0)
-    arp = record["arp_paid"] + (-(-gear // rules.ARP_TO_REP) if paid_with == "arp" else 0)
+    arp = record["arp_paid"] + (-(-gear // costs.ARP_TO_REP) if paid_with == "arp" else 0)
     parts = [f"{rep} Rep"] if rep or not arp else []
     return " and ".join(parts + ([f"{arp} ARP to {record['name']}"] if arp else []))
 

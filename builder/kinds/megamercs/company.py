@@ -17,6 +17,7 @@ from ... import forms, store
 from ...rosters import Roster, added
 from ...session import mine
 from ..base import KindPage
+from . import unit
 
 MAX_UNITS = 32
 MAX_ROWS = 16
@@ -86,9 +87,7 @@ class Page(KindPage):
 
     def sheet_sections(self, build, checked, share_url: str) -> list[str]:
         """The roster, then a card for each unit written into the company (saved units print their own)."""
-        from .. import page_for  # the registry of pages imports this module
-
-        unit_page = page_for(RULESET.key, "unit")
+        unit_page = UNIT_PAGE
         cards = []
         for entry in checked.document.get("units", []):
             if entry.get("unit"):
@@ -97,6 +96,11 @@ class Page(KindPage):
                 card = SimpleNamespace(name=entry["unit"]["name"], version=build.version, share_id=build.share_id)
                 cards += unit_page.sheet_sections(card, store.check(document), share_url)
         return super().sheet_sections(build, checked, share_url) + cards
+
+
+# The unit page prints each written-in unit's card; built here rather than asked of the registry of pages, which
+# imports this module.
+UNIT_PAGE = unit.Page(RULESET, RULESET.kind("unit"))
 
 
 def written(example: dict[str, Any]) -> dict[str, Any]:

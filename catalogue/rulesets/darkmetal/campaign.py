@@ -12,7 +12,7 @@ from typing import Any
 
 from ..base import BuildError, Catalogue, Report, Stat
 from ..house_rules import setting
-from . import rules
+from . import costs
 from .schema import Ally, LeaderBuild
 
 TRAINING_COM = 9  # Training, at Communication 4½ (L838)
@@ -86,7 +86,7 @@ def check_records(build: LeaderBuild, catalogue: Catalogue) -> None:
 
 def check_income(build: LeaderBuild, catalogue: Catalogue, report: Report) -> None:
     results = {r.campaign: r for r in build.campaigns}
-    com = rules.communication(build, catalogue.items)
+    com = communication(build, catalogue.items)
     training: dict[int, int] = {}
     for i, ally in enumerate(build.allies):
         for j, entry in enumerate(ally.arp):
@@ -110,7 +110,7 @@ def check_income(build: LeaderBuild, catalogue: Catalogue, report: Report) -> No
         if given and com < TRAINING_COM:
             report.add("DM-R65", "error", "allies",
                        f"{given} Training ARP given in campaign {campaign}; Training needs Communication 4½, the "
-                       f"Leader has {rules.level(com)}.", "Remove the Training ARP.")
+                       f"Leader has {costs.level(com)}.", "Remove the Training ARP.")
         elif campaign in results and given > results[campaign].scenarios:
             report.add("DM-R65", "error", "allies",
                        f"{given} Training ARP given in campaign {campaign}; Training gives 1 for each of its "
@@ -130,7 +130,7 @@ def step_cost(before, after, totals: bool = False) -> tuple[int, int]:
     """An upgrade's price in Rep and in ARP. The Recruit tree lists each upgrade's own cost; Medic, Mechie
     and Animalus list totals, so a step up costs the difference (A-40). A table reading every cost as a total
     pays the difference throughout."""
-    if after.family in rules.TREE_FAMILIES and not totals:
+    if after.family in costs.TREE_FAMILIES and not totals:
         return after.rep_cost or 0, after.arp_cost or 0
     return (max(0, (after.rep_cost or 0) - (before.rep_cost or 0)),
             max(0, (after.arp_cost or 0) - (before.arp_cost or 0)))
@@ -138,7 +138,7 @@ def step_cost(before, after, totals: bool = False) -> tuple[int, int]:
 
 def totals(build: LeaderBuild) -> bool:
     """Whether the table reads every listed ally cost as a total (house rule "ally-costs", A-40)."""
-    return setting(rules.OPTIONS, build, "ally-costs") == "totals"
+    return setting(costs.OPTIONS, build, "ally-costs") == "totals"
 
 
 @dataclass
@@ -153,7 +153,7 @@ class Ledger:
 def ledger(ally: Ally, catalogue: Catalogue, totals: bool = False) -> Ledger:
     items = catalogue.items
     hired = items[ally.hired_as or ally.template]
-    rep, arp = rules.template_cost(hired, catalogue, totals)
+    rep, arp = costs.template_cost(hired, catalogue, totals)
     book = Ledger()
 
     def pay(tier, campaign: int, currency: str, cost: tuple[int, int]) -> None:
@@ -197,8 +197,8 @@ def charges(build: LeaderBuild, ally: Ally, catalogue: Catalogue, gear_rep: int)
     """
     book = ledger(ally, catalogue, totals(build))
     # A-43: an ally's gear is paid in its hire's currency, unless the table pays all gear in Rep.
-    in_arp = ally.paid_with == "arp" and setting(rules.OPTIONS, build, "ally-gear-currency") == "with-hire"
-    gear_arp = math.ceil(gear_rep / rules.ARP_TO_REP) if in_arp else 0
+    in_arp = ally.paid_with == "arp" and setting(costs.OPTIONS, build, "ally-gear-currency") == "with-hire"
+    gear_arp = math.ceil(gear_rep / costs.ARP_TO_REP) if in_arp else 0
     rep = book.rep + (0 if in_arp else gear_rep)
     return rep, max(0, book.arp + gear_arp - earned(build, ally))
 
@@ -252,6 +252,15 @@ def boons(build: LeaderBuild, items) -> list[str]:
     return [key for key, campaign in first_taken(build).items() if build.campaign - campaign >= items[key].boon_after]
 
 
+def communication(build: LeaderBuild, items) -> int:
+    """The Communication level allies, ARP, Group Activate and Communication skills follow: the level bought,
+    raised by The Shakes' boon only where the table reads it so (DM-R71 reading: the boon raises the pool)."""
+    com = costs.traits_of(build)["com"]
+    if setting(costs.OPTIONS, build, "shakes-boon") == "level":
+        com += int(2 * sum(items[key].boon_traits.get("com", 0) for key in boons(build, items)))
+    return min(com, costs.MAX_PURCHASED)
+
+
 def injure(build: LeaderBuild, items, sheet, report: Report) -> None:
     """A condition on the Leader: each time an injury is taken its losses count again; its boon counts once,
     from the campaign two after it was first taken, and so does its Rep bonus (L1352, L1354)."""
@@ -267,7 +276,7 @@ def injure(build: LeaderBuild, items, sheet, report: Report) -> None:
         for trait, value in items[key].boon_traits.items():
             sheet.trait_mods[trait] += value
     # DM-R71 reading: the Rep bonus counts once per different injury, like the boon, unless the table says each time.
-    each_time = setting(rules.OPTIONS, build, "injury-rep-bonus") == "each-time"
+    each_time = setting(costs.OPTIONS, build, "injury-rep-bonus") == "each-time"
     bonus = sum(items[key].rep_bonus for key in ([t.item for t in build.injuries] if each_time else first))
     report.stats["injury_rep_bonus"] = Stat(
         "Injury Rep bonus", bonus, "10% more Rep each scenario per injury taken, Broken Rib aside, rounded up (DM-R71)",

@@ -8,23 +8,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
-from ..house_rules import load, setting
+from ..house_rules import setting
 from . import campaign
+from .campaign import communication
+from .costs import MAX_PURCHASED, OPTIONS, level, root_path, template_cost, traits_of
 from .schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, LeaderBuild, Splice, Weapon
 
-ARP_TO_REP = 10  # DM-R07: allies buy equipment at 1 ARP = 10 Rep
 LEADER_BHP = 3  # DM-R68
-OPTIONS = load(Path(__file__).parent / "data")  # the house rules: budgets (DM-R04, DM-R06) and readings
 HAND_SLOTS = 2  # DM-R34
 ATTACH_LOCATIONS = 4  # DM-R42
 BACKPACK_SLOTS = 4  # DM-R47
 MAX_SKILL_LEVEL = 5  # DM-R11
-MAX_PURCHASED = 10  # DM-R02: level 5
 MAX_POOL = 6  # DM-R15
 # Max # Allies by Communication half steps; blanks at Com 2, 3 and 4 carry the value forward (A-06), or take the
 # next half level's (a table's reading).
@@ -39,17 +37,11 @@ def max_allies(com: int, build) -> int:
 # A-07: the Communication table's Group Activate counts (1 Ally at 1, 2 at 3, 3 at 4), carried forward, rather
 # than L833's "equal to your Communication trait", which the table contradicts at level 2.
 GROUP_ACTIVATE = {2: 1, 6: 2, 8: 3}
-TREE_FAMILIES = ("infantry", "marine", "sniper")
 
 
 def ally_share(most: int, players: int) -> int:
     """DM-R55: each Leader's share of allies in a multiplayer mission, at least one."""
     return max(1, most // players)
-
-
-def level(half_steps: int) -> str:
-    whole, half = divmod(half_steps, 2)
-    return f"{whole}{'½' if half else ''}" if whole else "½"
 
 
 def trait_cost(half_steps: int) -> int:
@@ -174,18 +166,6 @@ def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
 
 
 # --- traits, Knowledge (DM-R01-DM-R16) ---------------------------------------------------------
-
-def traits_of(build: LeaderBuild) -> dict[str, int]:
-    return {t: build.traits.get(t, 1) for t in TRAITS}
-
-
-def communication(build: LeaderBuild, items) -> int:
-    """The Communication level allies, ARP, Group Activate and Communication skills follow: the level bought,
-    raised by The Shakes' boon only where the table reads it so (DM-R71 reading: the boon raises the pool)."""
-    com = traits_of(build)["com"]
-    if setting(OPTIONS, build, "shakes-boon") == "level":
-        com += int(2 * sum(items[key].boon_traits.get("com", 0) for key in campaign.boons(build, items)))
-    return min(com, MAX_PURCHASED)
 
 
 def check_traits(build: LeaderBuild, report: Report) -> None:
@@ -556,14 +536,6 @@ def check_backpack(build: LeaderBuild, items, sheet: Sheet, report: Report) -> N
 
 # --- allies (DM-R54-DM-R61) -----------------------------------------------------------------------
 
-def template_cost(template, catalogue: Catalogue, totals: bool = False) -> tuple[int, int]:
-    """An ally's hire price in Rep and in ARP. The Recruit tree lists upgrade costs, summed from the
-    Recruit; Medic, Mechie and Animalus list totals (A-40). A table reading every cost as a total sums none."""
-    rep, arp = template.rep_cost or 0, template.arp_cost or 0
-    for key in ([] if totals else root_path(template, catalogue)):
-        rep, arp = rep + (catalogue.items[key].rep_cost or 0), arp + (catalogue.items[key].arp_cost or 0)
-    return rep, arp
-
 
 def weapons_rep(weapons: list[str], template, catalogue: Catalogue, kept: bool = True) -> int:
     """What an ally's weapons cost: a Recruit-tree ally started as a Recruit, whose one basic weapon is free
@@ -576,16 +548,6 @@ def weapons_rep(weapons: list[str], template, catalogue: Catalogue, kept: bool =
         free |= set(items[key].free_weapons)
     basic = [items[k].cost or 0 for k in weapons if k in free]
     return sum(costs) - (max(basic) if basic else 0)
-
-
-def root_path(template, catalogue: Catalogue) -> list[str]:
-    """The templates an ally of the Recruit tree was upgraded through, nearest first (A-40)."""
-    path, seen, parents = [], {template.key}, template.upgrades_from
-    while parents and template.family in TREE_FAMILIES and parents[0] not in seen:
-        seen.add(parents[0])
-        path.append(parents[0])
-        parents = catalogue.items[parents[0]].upgrades_from
-    return path
 
 
 def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tuple[int, int]:
