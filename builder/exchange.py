@@ -2,7 +2,6 @@
 form, the API and `manage.py import_<format>`."""
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,6 @@ from . import store
 from .models import Build
 
 MAX_REMOVED = 50  # the notes a build keeps (BuildDocument.removed)
-PACK_LINK = re.compile(r"(?:/packs/)?([A-Za-z0-9_-]{4,32})/?$")
 
 
 def exchange_for(key: str) -> Exchange:
@@ -36,8 +34,7 @@ def pack_for(key: str, wanted: str = "") -> str:
     if "@" in wanted:
         ref = wanted
     elif wanted:
-        found = PACK_LINK.search(wanted)
-        owner = UserPack.objects.filter(share_id=found.group(1)).first() if found else None
+        owner = UserPack.by_link(wanted)
         newest = owner.newest() if owner else None
         ref = newest.ref if newest else ""
     else:

@@ -5,13 +5,13 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from catalogue.rulesets.base import BuildError
+from catalogue.rulesets.base import SHARE_ID, BuildError
 from catalogue.rulesets.reading import Unreadable, loads_json
 
 # ASCII only: str.isdigit() and int() also take '²' or '٣', which are no number a player typed.
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
 INDEX = re.compile(r"[0-9]{1,4}")  # a row of a list, as buttons and pickers name it
-_SHARE_ID = re.compile(r"(?:/s/)?([A-Za-z0-9_-]{4,32})/?(?:\.(?:json|pdf))?$")
+_SHARE_ID = re.compile(rf"(?:/s/)?({SHARE_ID})/?(?:\.(?:json|pdf))?$")
 
 
 def problem(path: str, message: str) -> BuildError:

@@ -5,6 +5,8 @@ import secrets
 from django.db import models
 from django.urls import reverse
 
+from catalogue.rulesets.base import SHARE_ID
+
 
 class Ruleset(models.Model):
     key = models.SlugField(unique=True)
@@ -46,7 +48,7 @@ class UserPack(models.Model):
     @classmethod
     def by_link(cls, text: str) -> "UserPack | None":
         """The pack a pasted share link (or its bare id) names; None for anything else."""
-        found = re.search(r"(?:/packs/)?([A-Za-z0-9_-]{4,32})/?$", str(text).strip().partition("?")[0])
+        found = re.search(rf"(?:/packs/)?({SHARE_ID})/?$", str(text).strip().partition("?")[0])
         return cls.objects.filter(share_id=found.group(1)).first() if found else None
 
     def newest(self) -> "Pack | None":

@@ -9,7 +9,10 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal
+
+import yaml
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -56,6 +59,33 @@ class Strict(BaseModel):
     """Packs and builds are user-authored files: unknown fields are typos, not extensions."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+SHARE_ID = r"[A-Za-z0-9_-]{4,32}"  # what new_share_id makes, and what a link to a build or a pack ends with
+ShareId = Annotated[str, Field(pattern=rf"^{SHARE_ID}$")]
+
+
+class SavedOrWritten(Strict):
+    """A roster line: a saved build by its share id, or what the roster writes in its place (the field
+    `written` names: a written-in unit, a pack item's key)."""
+
+    written: ClassVar[str]
+    build: ShareId | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "SavedOrWritten":
+        if (self.build is None) == (getattr(self, self.written) is None):
+            raise ValueError(f"give a saved build's share id (build) or {self.written}, one of the two")
+        return self
+
+
+def read_yaml(path: Path) -> Any:
+    """A YAML file of the repository's own (rule index, house rules, audits): its data (None when empty), or a
+    PackError naming the file."""
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise PackError(f"{path.name}: not valid YAML: {exc}") from None
 
 
 PlainName = Annotated[str, AfterValidator(plain_name)]

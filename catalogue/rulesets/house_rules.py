@@ -16,10 +16,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .base import BuildError, PackError, Report
+from .base import BuildError, PackError, Report, read_yaml
 
 SEVERITIES = ("error", "warning", "info", "off")
 
@@ -89,12 +88,12 @@ def load(directory: Path) -> dict[str, Option]:
     options: dict[str, Option] = {}
     for path in sorted((directory / "house_rules").glob("*.yaml")):
         try:
-            entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+            entries = read_yaml(path) or []
             for option in (Option.model_validate(entry) for entry in entries):
                 if option.key in options:
                     raise PackError(f"{path.name}: house rule {option.key} is declared twice")
                 options[option.key] = option
-        except (yaml.YAMLError, ValidationError, TypeError) as exc:
+        except (ValidationError, TypeError) as exc:
             raise PackError(f"{path.name}: {exc}") from None
     return options
 

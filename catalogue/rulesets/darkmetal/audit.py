@@ -19,10 +19,9 @@ import re
 from functools import cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..base import PackError, field_errors
+from ..base import PackError, field_errors, read_yaml
 from ..spec import EffectNote
 
 AUDIT_DIR = Path(__file__).parent / "data" / "audit"
@@ -116,10 +115,7 @@ def load() -> dict[str, dict[str, list[Claim]]]:
 
 
 def _read(path: Path) -> dict:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise PackError(f"{path.name}: not valid YAML: {exc}") from None
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise PackError(f"{path.name}: a mapping of item keys")
     return data

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..base import ShareId
 from . import dice
 
 
@@ -126,7 +127,7 @@ class DefenderModel(BaseModel):
     # A whole defending Mech instead of the Part described: a pack example by name, or a saved Mech by share id.
     # Its Parts, Armor, Structure and Dodge are its own; the stance, protection and Fragile above still apply.
     mech: str | None = Field(None, min_length=1, max_length=80)
-    build: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{4,32}$")
+    build: ShareId | None = None
 
 
 class SituationModel(BaseModel):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from ..base import BuildDocument, Part, PlainName
+from ..base import BuildDocument, Part, PlainName, SavedOrWritten, Strict
 
 Slot = Literal["torso", "backpack", "chassis", "left_arm", "right_arm"]
 SLOTS: tuple[Slot, ...] = ("torso", "backpack", "chassis", "left_arm", "right_arm")
@@ -15,10 +15,6 @@ Timing = Literal["swift", "melee", "projectile", "firing", "movement", "tactical
 TIMINGS: tuple[Timing, ...] = ("swift", "melee", "projectile", "firing", "movement", "tactical")  # L279, in order
 Stance = Literal["offensive", "defensive", "mobility"]
 Small = Annotated[int, Field(ge=0, le=20)]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Keyword(Strict):
@@ -148,7 +144,6 @@ CATEGORY_LABELS = {"part": "Parts", "pilot": "Pilots", "drone": "Drones", "proje
 
 # --- build documents ---------------------------------------------------------------------------
 ItemKey = Annotated[str, Field(min_length=1, max_length=80)]
-ShareId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")]
 
 
 class MechBuild(BuildDocument):
@@ -176,17 +171,13 @@ class MechBuild(BuildDocument):
         return self
 
 
-class SquadDrone(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class SquadDrone(Strict):
     drone: ItemKey
     count: int = Field(1, ge=1, le=12)
 
 
-class WrittenMech(BaseModel):
+class WrittenMech(Strict):
     """A Mech written into the squad (a pack's example squads), as a saved Mech would hold it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: PlainName = Field(min_length=1, max_length=80)
     parts: dict[Slot, ItemKey] = Field(default_factory=dict)
@@ -195,19 +186,11 @@ class WrittenMech(BaseModel):
     discarded: Annotated[list[Slot], Field(max_length=5)] = Field(default_factory=list)
 
 
-class SquadMech(BaseModel):
+class SquadMech(SavedOrWritten):
     """A saved Mech by its share id, or one written in."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    build: ShareId | None = None
+    written = "mech"
     mech: WrittenMech | None = None
-
-    @model_validator(mode="after")
-    def _one_of(self) -> "SquadMech":
-        if (self.build is None) == (self.mech is None):
-            raise ValueError("give a saved Mech's share id (build) or a written-in Mech (mech), not both")
-        return self
 
 
 class SquadBuild(BuildDocument):

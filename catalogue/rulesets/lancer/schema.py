@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..base import BuildDocument, Part, PlainName
+from ..base import BuildDocument, Part, PlainName, ShareId
 
 LL = Annotated[int, Field(ge=0, le=12)]
 # An LCP id as the pack writes it: lancer-data has `ms___scorpion_v70.1`, and third-party packs use capitals.
@@ -194,7 +194,6 @@ LCP_FILES = {"frames.json": "frame", "weapons.json": "weapon", "systems.json": "
 
 # --- build documents ---------------------------------------------------------------------------
 ItemKey = Annotated[str, Field(min_length=1, max_length=80)]  # LCP ids as they are
-ShareId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")]
 Ranks = Annotated[dict[ItemKey, Annotated[int, Field(ge=0, le=9)]], Field(max_length=60)]
 
 

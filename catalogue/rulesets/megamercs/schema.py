@@ -10,13 +10,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from ..base import KEY_PATTERN, BuildDocument, Part, PlainName, Strict
+from ..base import KEY_PATTERN, BuildDocument, Part, PlainName, SavedOrWritten, Strict
 
 TN = Annotated[int, Field(ge=0, le=100)]
 NonNeg = Annotated[int, Field(ge=0, le=999)]
 Size = Annotated[int, Field(ge=1, le=12)]
 ItemKey = Annotated[str, Field(pattern=KEY_PATTERN)]
-ShareId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")]
 
 # Hard-point and item type symbols (MM-R43, L1090-1162); Pintle and Co-Axial are hard-point attributes (MM-R08).
 HardpointType = Literal["light_weapon", "medium_weapon", "main_gun", "artillery", "launcher", "melee", "thrown",
@@ -372,17 +371,11 @@ class UnitLoadout(Strict):
     mounts: Annotated[list[Mount], Field(max_length=32)] = Field(default_factory=list)
 
 
-class CompanyUnit(Strict):
+class CompanyUnit(SavedOrWritten):
     """A saved unit (by its share id), or one written in."""
 
-    build: ShareId | None = None
+    written = "unit"
     unit: UnitLoadout | None = None
-
-    @model_validator(mode="after")
-    def _one(self) -> "CompanyUnit":
-        if (self.build is None) == (self.unit is None):
-            raise ValueError("a company's unit is either a saved build or written in, not both")
-        return self
 
 
 class CompanyDrone(Strict):

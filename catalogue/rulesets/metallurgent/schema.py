@@ -10,7 +10,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
-from ..base import KEY_PATTERN, BuildDocument, Part, PlainName, Strict, plain_name
+from ..base import KEY_PATTERN, BuildDocument, Part, PlainName, SavedOrWritten, ShareId, Strict, plain_name
 
 DamageType = Literal["KE", "CE", "TE"]
 Chassis = Literal["biped", "reverse_joint", "quadruped", "tracks", "wheels", "hover"]
@@ -341,7 +341,7 @@ class AnvilBuild(BuildDocument):
     gear: Annotated[list[GearEntry], Field(max_length=48)] = Field(default_factory=list)
     # Damage carried between Sorties moves with the part (M-R07).
     condition: dict[Literal[COMPONENT_SLOTS], Condition] = Field(default_factory=dict)  # type: ignore[valid-type]
-    pilot: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")] | None = None  # a saved Pilot's share id
+    pilot: ShareId | None = None  # a saved Pilot's share id
 
 
 
@@ -501,20 +501,13 @@ class ConventionalUnit(Part):
     commander: bool = False  # a command unit: counts towards the one-Commander advice (M-R75)
 
 
-ShareId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{4,32}$")]
 
 
-class SquadMember(Strict):
+class SquadMember(SavedOrWritten):
     """A saved Anvil (by its share id) or a conventional unit from the squad's pack (by key)."""
 
-    build: ShareId | None = None
+    written = "unit"
     unit: ItemKey | None = None
-
-    @model_validator(mode="after")
-    def _one(self) -> "SquadMember":
-        if (self.build is None) == (self.unit is None):
-            raise ValueError("a member is either a saved build or a catalogue unit")
-        return self
 
 
 class Platoon(Strict):
