@@ -183,3 +183,16 @@ def test_every_issue_link_lands_on_the_builder_and_the_share_page(client, packs,
             verdict = html.split('id="all-issues"', 1)[-1].split("</ul>", 1)[0] if 'id="all-issues"' in html else ""
             for anchor in set(re.findall(r'href="#([^"]+)"', verdict)):
                 assert f'id="{anchor}"' in html, (document["name"], url, anchor)
+
+
+@pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
+def test_every_issue_links_to_an_element_of_its_builder_page(client, packs, ruleset, kind):
+    """KindPage.anchors: an issue's link lands on the element it is about, blank and example builds alike."""
+    page = PAGES[ruleset, kind]
+    for document in documents(ruleset, kind) + [page.blank(latest_pack(ruleset, kind).ref)]:
+        build = saved(document)
+        html = client.get(build.get_absolute_url()).content.decode()
+        checked = store.check(build.document)
+        ids = set(re.findall(r'\bid="([^"]+)"', html))
+        anchors = {page.anchor(issue.path) for issue in checked.report.issues} - {""}
+        assert anchors <= ids, (document.get("name"), sorted(anchors - ids))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import cache as once, cached_property
 from typing import Any
 
@@ -54,6 +55,10 @@ class KindPage:
     # Fragments (.jinja, each an element with an id, swapped out of band) a value edit sends besides the title,
     # badges, side panel and fingerprints that every kind's do.
     live_fragments: tuple[str, ...] = ()
+    # Where on the builder page an issue at a path belongs: (path pattern, element id), the first match wins. In a
+    # pattern `{name}` is one step of the path (an index or a key) and a trailing `*` allows more steps after it:
+    # ("mechs[{i}]*", "mech-{i}") sends `mechs[2].pilot` to #mech-2; "*" alone matches every path.
+    anchors: tuple[tuple[str, str], ...] = ()
 
     def __init__(self, ruleset: Ruleset, kind: Kind):
         self.ruleset, self.kind = ruleset, kind
@@ -140,7 +145,7 @@ class KindPage:
 
     def anchor(self, path: str) -> str:
         """The id of the element on the builder page that an issue at `path` belongs to ("" for none)."""
-        return ""
+        return anchor_of(self.anchors, path)
 
     def rules_url(self) -> str:
         """The rule index page each issue links to by its rule ID ("" for a ruleset without one)."""
@@ -319,3 +324,21 @@ def situation_of(model: type[BaseModel], request: dict[str, Any], key: str = "si
     except ValidationError as exc:
         raise BuildError([{"path": f"{key}.{p['path']}", "message": p["message"]}
                           for p in build_error_from_validation(exc).problems]) from None
+
+
+def anchor_of(anchors: tuple[tuple[str, str], ...], path: str) -> str:
+    """The element id the first matching pattern of `anchors` gives `path` (see KindPage.anchors); "" for none."""
+    for pattern, target in anchors:
+        if found := anchor_pattern(pattern).fullmatch(path):
+            return target.format(**found.groupdict())
+    return ""
+
+
+@once
+def anchor_pattern(pattern: str) -> re.Pattern:
+    """An `anchors` path pattern as a regular expression; "*" alone matches every path."""
+    if pattern == "*":
+        return re.compile(".*")
+    rest = pattern.endswith("*")
+    steps = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^.\\[\\]]+)", re.escape(pattern.removesuffix("*")))
+    return re.compile(steps + (r"(?:[.\[].*)?" if rest else ""))

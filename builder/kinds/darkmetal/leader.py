@@ -52,10 +52,7 @@ class Page(KindPage):
     def describe(self, document: dict[str, Any]) -> str:
         return f"played by {document['player']}" if document.get("player") else ""
 
-    def anchor(self, path: str) -> str:
-        if path.startswith("allies[") and "]" in path:
-            return f"ally-{path[7:path.index(']')]}"
-        return ""
+    anchors = (("allies[{i}]*", "ally-{i}"),)
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:

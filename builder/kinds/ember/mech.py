@@ -45,11 +45,8 @@ class Page(KindPage):
     def describe(self, document: dict[str, Any]) -> str:
         return f"{STANCES.get(document.get('stance', 'offensive'), '')} stance"
 
-    def anchor(self, path: str) -> str:
-        head, _, rest = path.partition(".")
-        if head == "parts" and rest in SLOTS:
-            return f"slot-{rest}"
-        return {"pilot": "pilot-section", "parts": "slots", "secret": "slots", "discarded": "slots"}.get(head, "")
+    anchors = (("parts.{slot}", "slot-{slot}"), ("pilot*", "pilot-section"), ("parts*", "slots"),
+               ("secret*", "slots"), ("discarded*", "slots"))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:

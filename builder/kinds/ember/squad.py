@@ -31,11 +31,7 @@ class Page(KindPage):
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New squad"}
 
-    def anchor(self, path: str) -> str:
-        for prefix in ("mechs", "drones"):
-            if path.startswith(f"{prefix}[") and "]" in path:
-                return f"{prefix}-{path[len(prefix) + 1:path.index(']')]}"
-        return {"drones": "drones", "mechs": "mechs"}.get(path, "")
+    anchors = (("mechs[{i}]*", "mechs-{i}"), ("drones[{i}]*", "drones-{i}"), ("drones", "drones"), ("mechs", "mechs"))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:

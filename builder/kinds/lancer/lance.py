@@ -20,10 +20,7 @@ class Page(KindPage):
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New lance"}
 
-    def anchor(self, path: str) -> str:
-        if path.startswith("pilots[") and "]" in path:
-            return f"pilots-{path[7:path.index(']')]}"
-        return ""
+    anchors = (("pilots[{i}]*", "pilots-{i}"),)
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:

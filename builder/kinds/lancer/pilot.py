@@ -9,7 +9,6 @@ the budgets, the Grit, each mech's statistics, SP bar and issues (builder.live).
 from __future__ import annotations
 
 import json
-import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -39,7 +38,6 @@ FITS = {"Aux": "one Aux weapon", "Main": "a Main or an Aux weapon", "Flex": "a M
         "Main/Aux": "a Main and an Aux weapon", "Aux/Aux": "two Aux weapons",
         "Integrated": "the frame's own weapon", None: "nothing: no frame or CORE bonus gives this mount"}
 RANK_NAMES = ("—", "I", "II", "III")
-PATH = re.compile(r"^mechs\[(\d+)\]\.?(.*)$")
 
 
 def licence_label(item, frames: dict[str, Frame]) -> str:
@@ -63,17 +61,10 @@ class Page(KindPage):
         callsign = document.get("callsign")
         return f"“{callsign}”, LL{document.get('ll', 0)}" if callsign else f"LL{document.get('ll', 0)}"
 
-    def anchor(self, path: str) -> str:
-        found = PATH.match(path)
-        if found:
-            rest = found.group(2)
-            mount = re.match(r"mounts\[(\d+)\]", rest)
-            if mount:
-                return f"mech-{found.group(1)}-mount-{mount.group(1)}"
-            return f"mech-{found.group(1)}-systems" if rest.startswith(("systems", "licences")) else f"mech-{found.group(1)}"
-        head = path.split(".")[0].split("[")[0]
-        return {"ll": "pilot", "hase": "hase", "triggers": "triggers", "talents": "talents", "licences": "licences",
-                "core_bonuses": "core-bonuses", "gear": "gear"}.get(head, "")
+    anchors = (("mechs[{m}].mounts[{n}]*", "mech-{m}-mount-{n}"), ("mechs[{m}].systems*", "mech-{m}-systems"),
+               ("mechs[{m}].licences*", "mech-{m}-systems"), ("mechs[{m}]*", "mech-{m}"), ("ll*", "pilot"),
+               ("hase*", "hase"), ("triggers*", "triggers"), ("talents*", "talents"), ("licences*", "licences"),
+               ("core_bonuses*", "core-bonuses"), ("gear*", "gear"))
 
     def structure(self, document: dict[str, Any]) -> dict[str, Any]:
         """Advancement reshapes no row, but for Targeting: its field shows while it holds points (or the beta's five

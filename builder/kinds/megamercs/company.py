@@ -17,7 +17,7 @@ from ... import forms, store
 from ...rosters import Roster, added
 from ...session import mine
 from ..base import KindPage
-from . import unit
+from .unit import Page as UnitPage
 
 MAX_UNITS = 32
 MAX_ROWS = 16
@@ -37,11 +37,8 @@ class Page(KindPage):
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New company"}
 
-    def anchor(self, path: str) -> str:
-        for prefix in ("units", "drones", "infantry", "aircraft"):
-            if path.startswith(f"{prefix}[") and "]" in path:
-                return f"{prefix}-{path[len(prefix) + 1:path.index(']')]}"
-        return "budget" if path == "credit_budget" else ""
+    anchors = (("units[{i}]*", "units-{i}"), ("drones[{i}]*", "drones-{i}"), ("infantry[{i}]*", "infantry-{i}"),
+               ("aircraft[{i}]*", "aircraft-{i}"), ("credit_budget", "budget"))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -100,7 +97,7 @@ class Page(KindPage):
 
 # The unit page prints each written-in unit's card; built here rather than asked of the registry of pages, which
 # imports this module.
-UNIT_PAGE = unit.Page(RULESET, RULESET.kind("unit"))
+UNIT_PAGE = UnitPage(RULESET, RULESET.kind("unit"))
 
 
 def written(example: dict[str, Any]) -> dict[str, Any]:

@@ -49,14 +49,8 @@ class Page(KindPage):
     def describe(self, document: dict[str, Any]) -> str:
         return ""
 
-    def anchor(self, path: str) -> str:
-        if path.startswith("mounts[") and path.endswith("]"):
-            return f"mount-{path[7:-1]}"
-        if path.startswith("hardpoints."):
-            return f"hardpoint-{path[11:]}"
-        if path.startswith("grids."):
-            return f"grid-{path[6:]}"
-        return "chassis-card" if path == "chassis" else ""
+    anchors = (("mounts[{i}]", "mount-{i}"), ("hardpoints.{key}*", "hardpoint-{key}"), ("grids.{key}*", "grid-{key}"),
+               ("chassis", "chassis-card"))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:

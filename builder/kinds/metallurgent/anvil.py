@@ -60,10 +60,7 @@ class Page(KindPage):
                 link["anchor"] = f"mount-{link['issue'].path}"
         return context
 
-    def anchor(self, path: str) -> str:
-        if path.startswith("gear[") and path.endswith("]"):
-            return f"gear-{path[5:-1]}"
-        return f"slot-{path}" if path in SLOTS else ""
+    anchors = (("gear[{i}]", "gear-{i}"), *((slot, f"slot-{slot}") for slot in SLOTS))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue | None = None, request=None,
                            notices: list | None = None) -> dict[str, Any]:

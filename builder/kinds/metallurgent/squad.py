@@ -17,10 +17,12 @@ from catalogue.rulesets.metallurgent.places import enlist_field
 from ... import forms
 from ...rosters import Roster, added
 from ...session import mine
-from ..base import KindPage
+from ..base import KindPage, anchor_of
 
 MAX_PLATOONS = 24
 MAX_MEMBERS = 8
+# An issue's place on the page: a unit row, a Platoon, or the squad summary.
+ANCHORS = (("platoons[{p}].members[{m}]*", "member-{p}-{m}"), ("platoons[{p}]*", "platoon-{p}"), ("*", "summary"))
 
 class Page(KindPage):
     value_fields = ("name", "notes", "players", "opponent")
@@ -73,8 +75,7 @@ class Page(KindPage):
             "opponent": forms.share_id(post.get("opponent", ""), "opponent"),
         }
 
-    def anchor(self, path: str) -> str:
-        return anchor(path)
+    anchors = ANCHORS
 
     def roster_for(self, field: str) -> Roster | None:
         """Each Platoon's add box: this browser's Anvils or the pack's conventional units."""
@@ -121,26 +122,17 @@ def context(checked) -> dict[str, Any]:
     for platoon in platoons:
         for unit in platoon["units"]:
             unit["member"] = f"{'build' if unit['kind'] != 'unit' else 'unit'}:{unit['ref']}"
-            unit["anchor"] = anchor(unit["path"])
+            unit["anchor"] = anchor_of(ANCHORS, unit["path"])
             unit["issues"] = report.issues_at(unit["path"])
             unit["item"] = checked.catalogue.items.get(unit["ref"]) if unit["kind"] == "unit" else None
         platoon["issues"] = report.issues_at(f"platoons[{platoon['index']}]")
         platoon["add_unit"] = enlist_field(platoon["index"])
         platoon["meter"] = next(m for m in report.meters if m.key == f"platoon_{platoon['index']}_slots")
     squad_issues = [i for i in report.issues if not i.path.startswith("platoons[")]
-    issue_links = [{"issue": i, "anchor": anchor(i.path)} for i in report.issues]
+    issue_links = [{"issue": i, "anchor": anchor_of(ANCHORS, i.path)} for i in report.issues]
     by_initiative = sorted((p for p in platoons if p["initiative"] is not None), key=lambda p: -p["initiative"])
     return {"document": checked.document, "report": report, "platoons": platoons, "squad_issues": squad_issues,
             "by_initiative": by_initiative,
             "issue_links": issue_links,
             "stats": report.stats,
             "turn_order": report.detail.get("turn_order"), "opponent_name": report.detail.get("opponent")}
-
-def anchor(path: str) -> str:
-    """The page anchor of an issue's path: a unit row, a Platoon, or the squad summary."""
-    numbers = [n for n in path.replace("[", " ").replace("]", " ").split() if n.isdigit()]
-    if path.startswith("platoons[") and ".members[" in path:
-        return f"member-{numbers[0]}-{numbers[1]}"
-    if path.startswith("platoons["):
-        return f"platoon-{numbers[0]}"
-    return "summary"
