@@ -1,7 +1,7 @@
 """The fragments a live edit sends back, written for Jinja2 (files ending `.jinja`).
 
 A value edit re-renders about 16 KB of issues, bars, chart and stats; Django's template engine took four
-times as long as Jinja2 for it, most of the request (see README, Benchmarks). Full pages stay Django templates
+times as long as Jinja2 for it, most of the request (see docs/benchmarks.md). Full pages stay Django templates
 and place the same fragments with `{% fragment "name.jinja" key=value %}`, so each fragment is written once.
 """
 from __future__ import annotations

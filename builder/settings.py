@@ -30,7 +30,7 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts and wait up to 20 s for it, instead of failing
-    # with "database is locked" halfway through. Several workers or machines: use PostgreSQL (README).
+    # with "database is locked" halfway through. Several workers or machines: use PostgreSQL (docs/install.md).
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
     # A file, not memory, for tests: the live server's threads then hold their own connections and locks
     # (in shared memory where the machine has it, for speed).
@@ -135,7 +135,7 @@ CACHES = {"default": redis if redis["LOCATION"] else {"BACKEND": "django.core.ca
 # Background jobs (big PDFs) queue in the database, so `make run` needs no other service; `manage.py db_worker`
 # runs them, on this machine or any other sharing the database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-# Requests per client IP per minute (README); RATE_LIMITS=0 turns them off (the test suite does).
+# Requests per client IP per minute (docs/install.md, Limits); RATE_LIMITS=0 turns them off (the test suite does).
 HARDPOINT_RATE_LIMITS = {"write": (240, 60), "preview": (240, 60), "pdf": (20, 60)} if env_flag("RATE_LIMITS", True) else {}
 # Behind a reverse proxy that sets X-Forwarded-For, the client is the last address it adds.
 HARDPOINT_TRUST_FORWARDED_FOR = env_flag("TRUST_X_FORWARDED_FOR", False)

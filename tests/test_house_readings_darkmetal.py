@@ -1,5 +1,6 @@
-"""DARK METAL readings of unclear rules as house rules: each option's default is the README's reading, and each
-other choice changes what it says in the validator, the derived stats or the preview (one test per option)."""
+"""DARK METAL readings of unclear rules as house rules: each option's default is the reading
+docs/rulesets/darkmetal.md gives, and each other choice changes what it says in the validator, the derived stats
+or the preview (one test per option)."""
 import pytest
 
 from builder import store

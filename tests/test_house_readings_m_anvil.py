@@ -1,5 +1,6 @@
-"""METALLURGENT Anvil readings as house rules: each option's default is the README's reading, and each other
-choice changes what it says in the validator or the derived stats (one test per option, named after it)."""
+"""METALLURGENT Anvil readings as house rules: each option's default is the reading
+docs/rulesets/metallurgent.md gives, and each other choice changes what it says in the validator or the derived
+stats (one test per option, named after it)."""
 from catalogue.rulesets.metallurgent.rules import validate
 
 from .metallurgent_factory import anvil, codes, equipment, make_catalogue, part, weapon

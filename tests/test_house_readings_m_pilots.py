@@ -1,5 +1,6 @@
-"""METALLURGENT Pilot and squad readings as house rules: each default is the README's reading, and each other
-choice changes what it says (one test per option, named after it)."""
+"""METALLURGENT Pilot and squad readings as house rules: each default is the reading
+docs/rulesets/metallurgent.md gives, and each other choice changes what it says (one test per option, named after
+it)."""
 from collections import Counter
 
 from catalogue.rulesets.metallurgent import pilots

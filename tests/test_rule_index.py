@@ -1,5 +1,5 @@
 """The rule indexes: every digest rule ID is in its ruleset's index, has a test named by it, and every issue the
-builder shows links to its entry on the rule index page; the README's readings are the index's."""
+builder shows links to its entry on the rule index page; each ruleset's docs page's readings are the index's."""
 import ast
 import re
 from html import escape
@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.base import PackError
-from catalogue.rulesets.rule_index import load, readings_table, with_readings
+from catalogue.rulesets.rule_index import load, readings_page, readings_table, with_readings
 
 TESTS = Path(__file__).parent
 DIGESTS = Path(settings.BASE_DIR).parent / "shared" / "rules"
@@ -140,27 +140,57 @@ def test_a_rule_twice_is_refused(tmp_path):
     load.cache_clear()
 
 
-def test_the_readme_readings_are_the_indexes():
-    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("key", INDEXED)
+def test_the_docs_readings_are_the_indexes(key):
+    page = (Path(settings.BASE_DIR) / readings_page(key)).read_text(encoding="utf-8")
+    assert with_readings(page, key, readings_table(ACTIVE[key].rules())) == page, (
+        f"run `manage.py rule_readings --write`: {readings_page(key)}'s readings differ from its rule index")
+
+
+def copy_pages(tmp_path) -> None:
     for key in INDEXED:
-        assert with_readings(readme, key, readings_table(ACTIVE[key].rules())) == readme, (
-            f"run `manage.py rule_readings --write`: the README's {key} readings differ from its rule index")
+        page = tmp_path / readings_page(key)
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text((Path(settings.BASE_DIR) / readings_page(key)).read_text(encoding="utf-8"), encoding="utf-8")
 
 
-def test_rule_readings_prints_the_tables_and_refuses_a_readme_without_markers(capsys, settings, tmp_path):
+def test_rule_readings_write_puts_each_table_into_its_page(settings, tmp_path):
+    copy_pages(tmp_path)
+    page = tmp_path / readings_page("metallurgent")
+    start, end = "<!-- readings:metallurgent -->", "<!-- /readings:metallurgent -->"
+    head, rest = page.read_text(encoding="utf-8").split(start)
+    page.write_text(f"{head}{start}\nSTALE-READINGS\n{end}{rest.split(end, 1)[1]}", encoding="utf-8")
+    settings.BASE_DIR = tmp_path
+    call_command("rule_readings", "--write")
+    written = page.read_text(encoding="utf-8")
+    assert "STALE-READINGS" not in written and readings_table(ACTIVE["metallurgent"].rules()) in written
+
+
+def test_rule_readings_prints_the_tables_and_refuses_a_page_without_markers(capsys, settings, tmp_path):
     call_command("rule_readings")
     printed = capsys.readouterr().out
     assert "| rule | reading |" in printed and "M-R31" in printed
-    (tmp_path / "README.md").write_text("# no markers here\n")
+    copy_pages(tmp_path)
+    (tmp_path / readings_page("darkmetal")).write_text("# no markers here\n")
+    before = (tmp_path / readings_page("metallurgent")).read_text(encoding="utf-8")
     settings.BASE_DIR = tmp_path
     with pytest.raises(CommandError) as error:
         call_command("rule_readings", "--write")
     assert error.value.returncode == 2 and "readings:" in str(error.value)
+    assert readings_page("darkmetal") in str(error.value)
+    assert (tmp_path / readings_page("metallurgent")).read_text(encoding="utf-8") == before  # nothing half written
+
+
+def test_rule_readings_names_a_missing_page(settings, tmp_path):
+    settings.BASE_DIR = tmp_path
+    with pytest.raises(CommandError) as error:
+        call_command("rule_readings", "--write")
+    assert error.value.returncode == 2 and readings_page(INDEXED[0]) in str(error.value)
 
 
 @pytest.mark.parametrize("key", INDEXED)
 def test_every_reading_is_a_house_rule_choice(key):
-    """Issue 13: every reading README lists is a named choice, an option on the same rule whose default it is,
+    """Issue 13: every reading the docs pages list is a named choice, an option on the same rule whose default it is,
     or the rule's severity where not enforcing it is the only other reading."""
     options = ACTIVE[key].house_rules()
 

@@ -1,7 +1,8 @@
 """A ruleset's rule index: every rule ID of its digest, in our words, with where Hardpoint honours it.
 
 A ruleset keeps its index as YAML lists in `<data_dir>/rules/*.yaml`, one entry per rule ID. The builder links
-each issue to its entry, the rule index page lists them, and the README's readings are generated from them.
+each issue to its entry, the rule index page lists them, and the readings tables of each ruleset's docs page
+(`docs/rulesets/<key>.md`) are generated from them.
 """
 from __future__ import annotations
 
@@ -78,8 +79,13 @@ def load(directory: Path) -> dict[str, Rule]:
     return rules
 
 
+def readings_page(key: str) -> str:
+    """The docs page, relative to the project, whose readings block holds ruleset `key`'s table."""
+    return f"docs/rulesets/{key}.md"
+
+
 def readings_table(rules: dict[str, Rule]) -> str:
-    """The readings of an index as the README's Markdown table, so the two never disagree."""
+    """The readings of an index as its docs page's Markdown table, so the two never disagree."""
     lines = ["| rule | reading | house rule |", "|---|---|---|"]
     for rule in rules.values():
         for reading in rule.readings:
@@ -91,9 +97,9 @@ def readings_table(rules: dict[str, Rule]) -> str:
 
 
 def with_readings(text: str, key: str, table: str) -> str:
-    """`text` (the README) with the block between its readings markers for `key` replaced by `table`."""
+    """`text` (a docs page) with the block between its readings markers for `key` replaced by `table`."""
     start, end = f"<!-- readings:{key} -->", f"<!-- /readings:{key} -->"
     if start not in text or end not in text:
-        raise ValueError(f"the README has no {start} … {end} block")
+        raise ValueError(f"the page has no {start} … {end} block")
     head, rest = text.split(start, 1)
     return f"{head}{start}\n{table}\n{end}{rest.split(end, 1)[1]}"
