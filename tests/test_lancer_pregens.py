@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from builder.kinds.lancer.pilot import limited
 from catalogue.rulesets.lancer import rules
 from catalogue.rulesets.lancer.compcon import from_compcon, to_compcon
+from catalogue.rulesets.lancer.construction import limited_uses
 from tests.lancer_factory import LANCER_DATA, lancer_data_or_skip, read
 from tests.test_lancer_compcon import empty_extras, equipment, mech, mount, slot, weapon
 
@@ -36,13 +36,13 @@ def pilot_stats(report) -> dict:
 
 
 def uses(document: dict, report, core) -> dict[str, int]:
-    """Each Limited item's uses as the sheet prints its boxes (builder.kinds.lancer.pilot.limited): its Limited value,
+    """Each Limited item's uses as the sheet prints its boxes (construction.limited_uses): its Limited value,
     plus the mech's Limited bonus on a mech, as COMP/CON's getTotalUses(LimitedBonus) counts them."""
     items = core.catalogue.items
-    found = {key: limited(items[key], None) for key in document["gear"]}
+    found = {key: limited_uses(items[key], 0) for key in document["gear"]}
     for owned, detail in zip(document["mechs"], report.detail["mechs"]):
         carried = [*owned["systems"], *(key for held in owned["mounts"] for key in held["weapons"])]
-        found.update({key: limited(items[key], detail) for key in carried})
+        found.update({key: limited_uses(items[key], detail["stats"]["limited_bonus"]["value"]) for key in carried})
     return {key: count for key, count in found.items() if count}
 
 

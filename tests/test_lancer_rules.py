@@ -1,10 +1,13 @@
 """A LANCER pilot document checked whole: advancement rules and budgets as bars, each mech's derived stats and
 load-out rules, unknown ids refused naming the field."""
+from types import SimpleNamespace
+
 import pytest
 
 from catalogue.rulesets.base import BuildError, Catalogue, Linked
 from catalogue.rulesets.lancer import rules
-from catalogue.rulesets.lancer.schema import CATEGORIES
+from catalogue.rulesets.lancer.construction import limited_uses
+from catalogue.rulesets.lancer.schema import CATEGORIES, Tag
 from tests.lancer_factory import catalogue_of
 
 ITEMS = {
@@ -201,3 +204,10 @@ def test_an_upgrade_that_drops_a_weapon_and_a_mod_together_empties_both(cat, mod
     moved = upgraded(pilot(mechs=[mech]), kind, old, new)
     assert moved.document["mechs"][0]["mounts"][0] == {"weapons": ["rifle"], "mods": left}
     assert {e["key"] for e in moved.emptied} == {"gun", "scope2"}
+
+
+@pytest.mark.parametrize("val, bonus, uses", [(3, 0, 3), (3, 2, 5), ("1d3", 2, 0), (None, 2, 0), ("9" * 7, 0, 0)])
+def test_l_b08_limited_uses_are_the_tag_value_plus_the_mechs_bonus(val, bonus, uses):
+    """L-B08: Limited X, plus ⌊Engineering / 2⌋ on a mech's; an item that rolls its uses, or an absurd X, has none."""
+    item = SimpleNamespace(tags=[Tag(id="tg_limited", val=val)] if val is not None else [Tag(id="tg_heat_self", val=2)])
+    assert limited_uses(item, bonus) == uses

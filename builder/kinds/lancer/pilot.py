@@ -217,6 +217,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
     skills = c.BETA_SKILLS if beta or document.get("hase", {}).get("targeting") else c.HASE
     mechs = []
     for m, (mech, detail) in enumerate(zip(document.get("mechs", []), report.detail.get("mechs", []))):
+        more = detail["stats"]["limited_bonus"]["value"] if detail else 0  # L-B08, from the mech's Engineering
         frame = frames[mech["frame"]]
         at = f"mech-{m}"  # its pickers' form fields start so
         held = document.get("core_bonuses", [])
@@ -240,12 +241,12 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                                       "licence": licence_label(weapon, frames),
                                       "threat": any(r.type == "Threat" for r in weapon.range),
                                       "tags": tag_text(weapon, catalogue), "kept": shown_as_text(weapon),
-                                      "uses": range(limited(weapon, detail))}
+                                      "uses": range(c.limited_uses(weapon, more))}
                                      for w, (weapon, mod) in enumerate(zip(weapons, mods))],
                            "free_slots": [f"{fields}-weapon-{w}" for w in weapon_slots(kind, weapons)[len(weapons):]],
                            "issues": report.issues_at(f"mechs[{m}].mounts[{n}]")})
         systems = [{"index": s, "item": items[k], "licence": licence_label(items[k], frames),
-                    "boxes": range(limited(items[k], detail)), "kept": shown_as_text(items[k]),
+                    "boxes": range(c.limited_uses(items[k], more)), "kept": shown_as_text(items[k]),
                     "tags": tag_text(items[k], catalogue)}
                    for s, k in enumerate(mech["systems"])]
         value = {k: v["value"] for k, v in detail["stats"].items()}
@@ -272,21 +273,13 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                          if f.license_level and (editing or f.key in licences)],
         "core_bonuses": [items[k] for k in document.get("core_bonuses", [])],
         "gear": [items[k] for k in document.get("gear", [])],
-        "gear_rows": [{"item": items[k], "uses": range(limited(items[k], None)), "tags": tag_text(items[k], catalogue)}
+        "gear_rows": [{"item": items[k], "uses": range(c.limited_uses(items[k], 0)), "tags": tag_text(items[k], catalogue)}
                       for k in document.get("gear", [])],
         "pilot_hp_boxes": range(report.stats["pilot_hp"].value) if "pilot_hp" in report.stats else range(0),
         "rank_names": RANK_NAMES, "trigger_names": ("—", "+2", "+4", "+6"), "mechs": mechs,
         "pilot_issues": [i for i in own if not i.path.startswith("mechs[")],
         "meter": {m.key: m for m in report.meters},
     }
-
-
-def limited(item, detail) -> int:
-    """Uses of a Limited item: its tag's value, plus half Engineering on a mech's (L-B08)."""
-    tag = tagged(item, "tg_limited")
-    if tag is None or not (str(tag.val).isascii() and str(tag.val).isdigit() and len(str(tag.val)) <= 6):
-        return 0
-    return int(tag.val) + (detail["stats"]["limited_bonus"]["value"] if detail else 0)
 
 
 def moves(size: float, speed: int) -> dict[str, Any]:

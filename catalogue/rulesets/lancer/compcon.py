@@ -26,7 +26,7 @@ from ..reading import Unreadable, loads_json
 from ..spec import Unknown, Wanted
 from . import construction as c
 from .rules import mech_bonuses, pilot_stats, resolve
-from .schema import MountLoadout, PilotBuild, tagged
+from .schema import MountLoadout, PilotBuild
 
 MAX_BYTES = 2 * 1024 * 1024
 KEPT = "compcon"  # the key of the COMP/CON file a build keeps (BuildDocument.kept)
@@ -329,7 +329,7 @@ def _fresh(pilot: PilotBuild, catalogue: Catalogue) -> dict:
     ll = _clamp(pilot.ll, 0, c.MAX_LL)
     gear: dict[str, list] = {"Armor": [], "Weapon": [], "Gear": []}
     for key in pilot.gear:
-        gear[items[key].type].append(_equipment(key, _uses(items[key], 0)))
+        gear[items[key].type].append(_equipment(key, c.limited_uses(items[key], 0)))
     now = _js_date()
     written = {
         "id": str(uuid.uuid4()), "level": pilot.ll, "callsign": pilot.callsign, "name": pilot.name,
@@ -526,7 +526,7 @@ def _mech(mech, pilot: PilotBuild, catalogue: Catalogue, now: str, active: bool)
         "active_loadout_index": 0,
         # No integratedSystems / integratedMounts: COMP/CON then fills them from the frame (MechLoadout.Deserialize).
         "loadouts": [{"id": str(uuid.uuid4()), "name": "Primary",
-                      "systems": [_equipment(key, _uses(catalogue.items[key], more)) for key in mech.systems],
+                      "systems": [_equipment(key, c.limited_uses(catalogue.items[key], more)) for key in mech.systems],
                       "mounts": mounts,
                       **{key: _mount(c.ADDED_MOUNTS[bonus], added.get(bonus), catalogue, more)
                          for key, bonus in BONUS_MOUNTS.items()},
@@ -546,8 +546,8 @@ def _mount(kind: str, loadout=None, catalogue: Catalogue | None = None, more: in
                             or catalogue.items[w[0]].mount in HOLDS[slot["size"]]), None)
             if fitting:
                 left.remove(fitting)
-                slot["weapon"] = _weapon(*fitting, _uses(catalogue.items[fitting[0]], more))
-        extra += [{"size": "Auxiliary", "weapon": _weapon(*w, _uses(catalogue.items[w[0]], more))}
+                slot["weapon"] = _weapon(*fitting, c.limited_uses(catalogue.items[fitting[0]], more))
+        extra += [{"size": "Auxiliary", "weapon": _weapon(*w, c.limited_uses(catalogue.items[w[0]], more))}
                   for w in left]  # kept, though no slot fits
     refit = loadout is not None and loadout.core_bonus in c.REFITTED_MOUNTS
     return {"mount_type": kind, "lock": bool(loadout is not None and loadout.bracing and not loadout.weapons),
@@ -563,13 +563,6 @@ def _weapon(key: str, mod: str | None, uses: int = 0) -> dict:
 def _equipment(key: str, uses: int = 0) -> dict:
     return {"id": key, "destroyed": False, "cascading": False, "note": "", "uses": uses, "flavorName": "",
             "flavorDescription": "", "customDamageType": None}
-
-
-def _uses(item, more: int) -> int:
-    """The uses a Limited item has left at the start of a mission, as COMP/CON reads `uses`: its Limited value plus
-    the mech's Limited bonus (L-B08), none for an item without a number (the prototypes roll theirs at the table)."""
-    limited = tagged(item, "tg_limited")
-    return int(limited.val) + more if limited is not None and str(limited.val).isdigit() else 0
 
 
 def _padded(entries: list, size: int) -> list:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..base import memo, with_article
+from .schema import tagged
 
 MAX_LL = 12  # L-B01
 MAX_HASE = 6  # L-B03
@@ -233,6 +234,14 @@ def derived(frame: FrameStats, ll: int, hase: dict[str, int], grit_reading: str 
         step = SIZES.index(frame.size) + int(size - frame.size)
         stats["size"] = (SIZES[max(0, min(step, len(SIZES) - 1))], f"{explain}, counted in sizes (½, 1, 2, 3)")
     return stats
+
+
+def limited_uses(item, bonus: int) -> int:
+    """The uses a Limited item starts a mission with: its Limited value plus the mech's Limited bonus (L-B08), none
+    for an item without a number (the prototypes roll theirs at the table) or with an absurd one."""
+    limited = tagged(item, "tg_limited")
+    value = str(limited.val) if limited is not None else ""
+    return int(value) + bonus if value.isascii() and value.isdigit() and len(value) <= 6 else 0
 
 
 def fits(mount: str, sizes: list[str]) -> bool:
