@@ -23,6 +23,7 @@ from catalogue.rulesets.metallurgent.schema import (
     SLOTS,
     Weapon,
 )
+from catalogue.rulesets.metallurgent.tracks import chipset_carriers, tracks
 
 from ... import forms, store
 from ...models import Build
@@ -123,8 +124,8 @@ class Page(KindPage):
 
     def sheet_context(self, checked, build) -> dict[str, Any]:
         context = self.share_context(None, checked, build)
-        context["trackers"] = trackers(context)
-        context["chipsets"] = chipset_sheet(context["anvil"], checked.catalogue)
+        context["trackers"] = trackers(context["anvil"], context["stats"])
+        context["chipsets"] = chipset_carriers(context["anvil"], checked.catalogue)
         context["printing"] = True  # the Components get their damage boxes
         return context
 
@@ -196,38 +197,12 @@ def target_of(spec: Any, attacker) -> engine.Target:
     return engine.target_from_anvil(target.resolved)
 
 
-def trackers(context: dict) -> list[dict]:
-    """Tick-box rows for the sheet: EN, Heat (Tolerance marked), Charge and Fuel."""
-    generator = next(s["part"] for s in context["slots"] if s["slot"] == "generator")
-    if generator is None:
-        return []
-    stats = context["stats"]
-    rows = [
-        ("EN", stats["en_capacity"].value, "", None),
-        ("Heat", generator.heat_tolerance + 4, f"Overheat past {generator.heat_tolerance}", generator.heat_tolerance),
-        ("Charge", generator.charge_capacity, "", None),
-        ("Fuel", stats["fuel"].value, "", None),
-    ]
-    for g in context["anvil"].gear:
-        kind = field_or(g.item, "type", "")
-        if kind == "lca":  # M-R74: Orders held, up to the Order Limit
-            rows.append((f"Orders: {g.item.name}", g.item.order_limit,
-                         f"gains {g.item.orders_per_turn} at the start of each Turn; Order Limit {g.item.order_limit}",
-                         None))
-        elif kind == "shield":  # M-R64: at 0 AP the Shield is Destroyed and drops off
-            rows.append((f"Shield AP: {g.item.name}", g.item.ap, "at 0 AP Destroyed and jettisoned", None))
-    return [{"label": label, "note": note + (f" ({count} — shown up to {MAX_BOXES})" if count > MAX_BOXES else ""),
-             "boxes": [i + 1 == limit for i in range(min(max(count, 0), MAX_BOXES))]}
-            for label, count, note, limit in rows]
-
-
-def chipset_sheet(anvil: Anvil, catalogue: Catalogue) -> list[dict[str, Any]]:
-    """Each LCA and Radio with its loaded Chipsets, a box per copy (each burns out on its own, M-R71), and for an
-    LCA the six Command Chipsets it has stock (M-R70)."""
-    stock = [c for c in catalogue.of("chipset") if c.type == "command"]
-    return [{"name": g.item.name, "radio": g.item.type == "radio", "capacity": g.item.chipset_capacity,
-             "loaded": g.chipsets, "stock": [] if g.item.type == "radio" else stock}
-            for g in anvil.gear if field_or(g.item, "type", "") in CHIPSET_CARRIERS]
+def trackers(anvil, stats) -> list[dict]:
+    """The Anvil's tracks (tracks.py) as rows of tick boxes, a long one cut at MAX_BOXES."""
+    return [{"label": t.label,
+             "note": t.note + (f" ({t.count} — shown up to {MAX_BOXES})" if t.count > MAX_BOXES else ""),
+             "boxes": [i + 1 == t.mark for i in range(min(max(t.count, 0), MAX_BOXES))]}
+            for t in tracks(anvil, stats)]
 
 
 
