@@ -96,15 +96,22 @@ def test_dm_r62_arp_gear_is_charged_to_the_ally(catalogue):
 # --- DM-R63: refunds --------------------------------------------------------------------------------
 
 def test_dm_r63_dismissing_returns_rep_to_the_leader_and_arp_to_the_ally(catalogue):
-    from builder.kinds.darkmetal.leader import refund_of
-
     played = [{"campaign": 0, "scenarios": 10}]
     ash = {**ally("recruit", name="Ash", arp=[{"campaign": 0, "scenarios": 10}]), **INFANTRY_PATH}
     report = check(catalogue, campaign=1, traits={"com": 2}, allies=[ash], campaigns=played)
-    rec = record(report)
-    assert (rec["rep_paid"], rec["arp_paid"]) == (0, 10)
-    assert refund_of(rec, 25, "rep") == "25 Rep and 10 ARP to Ash"
-    assert refund_of({**rec, "arp_paid": 0}, 0, "rep") == "0 Rep"
+    rec, cost = record(report), report.detail["ally_costs"][0]
+    assert (rec["rep_paid"], rec["arp_paid"]) == (0, 10) and (cost["refund_rep"], cost["refund_arp"]) == (0, 10)
+
+
+@pytest.mark.parametrize("currency", ["with-hire", "rep"])
+def test_dm_r63_a_dismissed_allys_gear_comes_back_as_it_was_paid(catalogue, currency):
+    """A-43: an ARP-hired ally's 35-Rep rifle was paid as 4 ARP, unless the table pays all gear in Rep."""
+    carried = member(paid_with="arp", deployed=False, weapons=["heavy-rifle"], arp=[{"campaign": 0, "scenarios": 4}])
+    bare = {**carried, "weapons": []}
+    costs = [check(catalogue, allies=[a], campaigns=[{"campaign": 0, "scenarios": 4}],
+                   house_rules={"ally-gear-currency": currency}).detail["ally_costs"][0] for a in (carried, bare)]
+    gear = (costs[0]["refund_rep"] - costs[1]["refund_rep"], costs[0]["refund_arp"] - costs[1]["refund_arp"])
+    assert gear == ((0, 4) if currency == "with-hire" else (35, 0))
 
 
 # --- DM-R64: who drops, who stays aboard ------------------------------------------------------------

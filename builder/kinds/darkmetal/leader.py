@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.darkmetal import preview as engine
-from catalogue.rulesets.darkmetal import costs, rules
+from catalogue.rulesets.darkmetal import rules
 from catalogue.rulesets.darkmetal.places import HANDS, attached, held, hired, reprice
 from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, Weapon
 from catalogue.rulesets.house_rules import setting
@@ -253,18 +253,11 @@ def context(checked) -> dict[str, Any]:
     body = {point: next((a["item"].name for a in attach if point in a["at"]), "") for point in (1, 2, 3, 4)}
     hands = [items[h["item"]] for h in document.get("hands", [])]
     allies = []
-    table = SimpleNamespace(house_rules=document.get("house_rules", {}))
     for i, ally in enumerate(document.get("allies", [])):
         template = items[ally["template"]]
-        rep, arp = rules.template_cost(template, catalogue, setting(rules.OPTIONS, table, "ally-costs") == "totals")
-        gear = rules.weapons_rep(ally["weapons"], template, catalogue,
-                                 setting(rules.OPTIONS, table, "free-weapon") == "kept") \
-            + sum(items[k].cost or 0 for k in ally["items"])
-        gear += items[ally["armor"]].cost if ally.get("armor") else 0
-        record = report.detail["ally_records"][i]
-        refund = refund_of(record, gear, ally["paid_with"])
-        allies.append({**ally, "index": i, "field": f"ally-{i}-", "template_item": template, "hire_rep": rep,
-                       "hire_arp": arp, "refund": refund,
+        cost, record = report.detail["ally_costs"][i], report.detail["ally_records"][i]
+        allies.append({**ally, "index": i, "field": f"ally-{i}-", "template_item": template,
+                       "hire_rep": cost["hire_rep"], "hire_arp": cost["hire_arp"], "refund": refund(cost, record),
                        "record": record, "next_tiers": [t for t in catalogue.of("ally_template") if template.key in t.upgrades_from],
                        "weapon_items": [items[k] for k in ally["weapons"]], "item_items": [items[k] for k in ally["items"]],
                        "armor_item": items.get(ally.get("armor") or ""),
@@ -291,10 +284,9 @@ def context(checked) -> dict[str, Any]:
     }
 
 
-def refund_of(record: dict[str, Any], gear: int, paid_with: str) -> str:
-    """DM-R63: dismissing returns the Rep paid to the Leader, and the ARP spent on the ally to that ally only."""
-    rep = record["rep_paid"] + (gear if paid_with == "rep" else 0)
-    arp = record["arp_paid"] + (-(-gear // costs.ARP_TO_REP) if paid_with == "arp" else 0)
+def refund(cost: dict[str, int], record: dict[str, Any]) -> str:
+    """What dismissing the ally returns, as the rules count it: Rep to the Leader, ARP to the ally only."""
+    rep, arp = cost["refund_rep"], cost["refund_arp"]
     parts = [f"{rep} Rep"] if rep or not arp else []
     return " and ".join(parts + ([f"{arp} ARP to {record['name']}"] if arp else []))
 

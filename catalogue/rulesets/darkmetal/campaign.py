@@ -190,17 +190,22 @@ def check_path(ally: Ally, catalogue: Catalogue, path: str, report: Report) -> N
                    f"{before.name}.", f"Upgrade it to {items[ally.template].name}, or keep it a {before.name}.")
 
 
+def paid(build: LeaderBuild, ally: Ally, catalogue: Catalogue, gear_rep: int) -> tuple[int, int]:
+    """All an ally cost, in Rep and in ARP, its gear included: what dismissing it returns (DM-R63)."""
+    book = ledger(ally, catalogue, totals(build))
+    # A-43: an ally's gear is paid in its hire's currency, unless the table pays all gear in Rep.
+    in_arp = ally.paid_with == "arp" and setting(costs.OPTIONS, build, "ally-gear-currency") == "with-hire"
+    return (book.rep + (0 if in_arp else gear_rep),
+            book.arp + (math.ceil(gear_rep / costs.ARP_TO_REP) if in_arp else 0))
+
+
 def charges(build: LeaderBuild, ally: Ally, catalogue: Catalogue, gear_rep: int) -> tuple[int, int]:
     """What the Leader's pools pay for an ally: its Rep, and the ARP its own earned ARP does not cover.
 
     DM-R62: ARP an ally earned is spent on that ally (its upgrades and gear), never on another's.
     """
-    book = ledger(ally, catalogue, totals(build))
-    # A-43: an ally's gear is paid in its hire's currency, unless the table pays all gear in Rep.
-    in_arp = ally.paid_with == "arp" and setting(costs.OPTIONS, build, "ally-gear-currency") == "with-hire"
-    gear_arp = math.ceil(gear_rep / costs.ARP_TO_REP) if in_arp else 0
-    rep = book.rep + (0 if in_arp else gear_rep)
-    return rep, max(0, book.arp + gear_arp - earned(build, ally))
+    rep, arp = paid(build, ally, catalogue, gear_rep)
+    return rep, max(0, arp - earned(build, ally))
 
 
 # --- knock-outs (DM-R67) --------------------------------------------------------------------------

@@ -560,10 +560,14 @@ def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tu
     for i, ally in enumerate(build.allies):
         path = f"allies[{i}]"
         template = items[ally.template]
-        hire_rep = template_cost(template, catalogue, setting(OPTIONS, build, "ally-costs") == "totals")[0]
+        hire_rep, hire_arp = template_cost(template, catalogue, setting(OPTIONS, build, "ally-costs") == "totals")
         kept = setting(OPTIONS, build, "free-weapon") == "kept"
         gear_rep = weapons_rep(ally.weapons, template, catalogue, kept) + sum(items[k].cost or 0 for k in ally.items)
         gear_rep += items[ally.armor].cost if ally.armor else 0
+        refund_rep, refund_arp = campaign.paid(build, ally, catalogue, gear_rep)
+        report.detail.setdefault("ally_costs", []).append(
+            {"hire_rep": hire_rep, "hire_arp": hire_arp, "gear_rep": gear_rep, "refund_rep": refund_rep,
+             "refund_arp": refund_arp})
         # what counts toward Max Ally Value (its tier and gear; a house rule may count the tier alone)
         value = hire_rep + (0 if setting(OPTIONS, build, "ally-value") == "tier" else gear_rep)
         rep, arp = campaign.charges(build, ally, catalogue, gear_rep)
