@@ -118,12 +118,7 @@ class Page(KindPage):
 
 
 def attacking(checked) -> list:
-    """What attacks besides the hand weapons: Attach Point weapons that strike, and implants that act as a
-    Melee Weapon (DM-R25)."""
-    items = checked.catalogue.items
-    mounted = [items[p["item"]] for p in checked.document.get("attach", [])]
-    return ([w for w in mounted if w.damage or w.melee or w.modes]
-            + [rules.as_weapon(items[key]) for key in checked.report.detail["implants"]])
+    return rules.attacks(checked.build, checked.catalogue.items, checked.report.detail["implants"])
 
 
 def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> dict[str, Any]:

@@ -389,6 +389,13 @@ def carried_ammo(ammo: int, bonus: dict | None) -> int:
     return ammo
 
 
+def attacks(build: LeaderBuild, items, implants_: list[str]) -> list:
+    """What attacks besides the hand weapons (DM-R25): Attach Point weapons that strike, and the implants that act
+    as a Melee Weapon (`implants`), each as a weapon profile."""
+    mounted = [items[pick.item] for pick in build.attach]
+    return [w for w in mounted if w.damage or w.melee or w.modes] + [as_weapon(items[key]) for key in implants_]
+
+
 def as_weapon(mod) -> Weapon:
     """An implant's strike as a weapon profile, for the preview and the sheet."""
     return Weapon(key=mod.key, name=mod.name, description=mod.description, cost=0, carry="implant",
