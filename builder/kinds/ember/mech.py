@@ -6,7 +6,6 @@ Value edits (the name, the stance, a Discard side, a secret) get the Mech's live
 and issues, and the Pilot's and the Parts' issues (builder.live)."""
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -15,7 +14,6 @@ from catalogue.loader import find_pack
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.ember import construction as c
 from catalogue.rulesets.ember import preview as engine
-from catalogue.rulesets.ember.construction import actions_of
 from catalogue.rulesets.ember.places import SLOT_LABELS
 from catalogue.rulesets.ember.rules import parse, resolve
 from catalogue.rulesets.ember.schema import SLOT_LETTERS, SLOTS, TIMINGS, PartCard, Pilot
@@ -89,33 +87,8 @@ class Page(KindPage):
     def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
         """Every attack action of the Mech's Parts against the Part the request describes, or a whole Mech."""
         target, situation = target_and_situation(request, engine.DefenderModel, engine.SituationModel)
-        mech = checked.resolved
-        offensive = checked.document.get("stance") == "offensive"
-        defending = defending_mech(target, checked.catalogue)
-        stance = target.stance if target.stance != "deployed" else defending.stance if defending else "offensive"
-        defender = engine.Defender(**{**target.model_dump(exclude={"mech", "build", "electronic"}), "stance": stance})
-        parts = None
-        if defending is not None:
-            defender = dataclasses.replace(defender, dodge=c.derived(defending)["dodge"][0])
-            parts = {slot: engine.Target(part.name, part.armor, part.structure) for slot, part in defending.parts.items()}
-            parts.update(dict.fromkeys(defending.hidden))
-        attacks = [engine.action_odds(action, defender, offensive, situation.policy, situation.focus, parts)
-                   for slot, part in mech.parts.items() for action in actions_of(part, slot in mech.discarded)
-                   if action.type in engine.ATTACKS and (action.yellow or action.red)]
-        for attack in attacks:
-            attack.update(distribution=attack["surplus"], reachable=True, hit_from=1)
-        # 5.6: Scan (the Torso's Common Action) and every Electronic attack are counter-rolls of Yellow dice.
-        responder = c.derived(defending)["electronic"][0] if defending is not None else target.electronic
-        ev = c.derived(mech)["electronic"][0]
-        electronic = [engine.electronic_odds("Scan", ev, 0, responder, offensive)] if "torso" in mech.parts else []
-        electronic += [engine.electronic_odds(action.name, ev, strength(action), responder, offensive)
-                       for slot, part in mech.parts.items() for action in actions_of(part, slot in mech.discarded)
-                       if action.keyword("Electronic attack")]
-        return {"attacker": checked.document["name"], "attacks": attacks, "electronic": electronic,
-                "target": target.model_dump(), "stance": stance,
-                "defending": defending and {"name": defending.name, "dodge": defender.dodge,
-                                            "parts": {SLOT_LABELS[s]: p and p.name for s, p in parts.items()}},
-                "situation": situation.model_dump()}
+        return engine.mech_preview(checked.resolved, checked.document.get("stance") == "offensive", target, situation,
+                                   defending_mech(target, checked.catalogue))
 
     def sheet_sections(self, build, checked, share_url: str) -> list[str]:
         """The control panel, then the Part cards at card size (each Handheld Part's Discard side too)."""
@@ -152,12 +125,6 @@ def defending_mech(target: engine.DefenderModel, catalogue: Catalogue) -> c.Mech
             raise forms.problem("target.build", f"{target.build!r} is not a saved Mech's share id")
         return store.check(store.public_view(build).document).resolved
     return None
-
-
-def strength(action) -> int:
-    """Strength +X: X more Yellow dice for the initiator of an electronic attack (D-18)."""
-    found = action.keyword("Strength")
-    return (found.x or 0) if found else 0
 
 
 def dice_icons(yellow: int, red: int) -> list[str]:

@@ -4,7 +4,7 @@ state after it: Intact → Damaged → Destroyed, one step an attack, two with M
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import ShareId
 from . import dice
+from .construction import Mech, actions_of, derived
+from .places import SLOT_LABELS
 
 
 @dataclass(frozen=True)
@@ -196,3 +198,39 @@ def electronic_odds(name: str, electronic: int, strength: int, responder: int, o
     return {"name": name, "dice": dice_count, "responder": responder,
             "p_success": dice.electronic_warfare(dice_count, responder, offensive, exact=False)}
 
+
+def strength(action) -> int:
+    """Strength +X: X more Yellow dice for the initiator of an electronic attack (D-18)."""
+    found = action.keyword("Strength")
+    return (found.x or 0) if found else 0
+
+
+def mech_preview(mech: Mech, offensive: bool, target: DefenderModel, situation: SituationModel,
+                 defending: Mech | None = None) -> dict:
+    """Every attack action of the Mech's Parts against the Part the target describes, or the whole Mech
+    `defending` (as its share link shows it: a secret Part's odds are left out, E-R25), and its Scan and Electronic
+    attacks against the target's Electronic Value."""
+    stance = target.stance if target.stance != "deployed" else defending.stance if defending else "offensive"
+    defender = Defender(**{**target.model_dump(exclude={"mech", "build", "electronic"}), "stance": stance})
+    parts = None
+    if defending is not None:
+        defender = replace(defender, dodge=derived(defending)["dodge"][0])
+        parts = {slot: Target(part.name, part.armor, part.structure) for slot, part in defending.parts.items()}
+        parts.update(dict.fromkeys(defending.hidden))
+    attacks = [action_odds(action, defender, offensive, situation.policy, situation.focus, parts)
+               for slot, part in mech.parts.items() for action in actions_of(part, slot in mech.discarded)
+               if action.type in ATTACKS and (action.yellow or action.red)]
+    for attack in attacks:
+        attack.update(distribution=attack["surplus"], reachable=True, hit_from=1)
+    # 5.6: Scan (the Torso's Common Action) and every Electronic attack are counter-rolls of Yellow dice.
+    responder = derived(defending)["electronic"][0] if defending is not None else target.electronic
+    ev = derived(mech)["electronic"][0]
+    electronic = [electronic_odds("Scan", ev, 0, responder, offensive)] if "torso" in mech.parts else []
+    electronic += [electronic_odds(action.name, ev, strength(action), responder, offensive)
+                   for slot, part in mech.parts.items() for action in actions_of(part, slot in mech.discarded)
+                   if action.keyword("Electronic attack")]
+    return {"attacker": mech.name, "attacks": attacks, "electronic": electronic,
+            "target": target.model_dump(), "stance": stance,
+            "defending": defending and {"name": defending.name, "dodge": defender.dodge,
+                                        "parts": {SLOT_LABELS[s]: p and p.name for s, p in parts.items()}},
+            "situation": situation.model_dump()}
