@@ -212,6 +212,7 @@ def preview_bench(build, catalogue, client) -> None:
 
     from catalogue.rulesets import dice
     from catalogue.rulesets.metallurgent import preview, rules
+    from catalogue.rulesets.metallurgent.dice import metallurgent_die
 
     anvil = rules.resolve(build, catalogue)
     target = preview.target_from_anvil(anvil)
@@ -224,7 +225,7 @@ def preview_bench(build, catalogue, client) -> None:
         api = median_time(lambda: client.post("/api/preview", body, content_type="application/json"), 100)
     print(f"6. preview of a 12-Gear Anvil (every attack, 5 turns): engine {fmt(engine)}, "
           f"POST /api/preview end to end {fmt(api)} (target < 20 ms)")
-    exact = median_time(lambda: dice.pool(dice.metallurgent_die(4), 30), 200)
+    exact = median_time(lambda: dice.pool(metallurgent_die(4), 30), 200)
     rng = random.Random(1)
 
     def simulate():
@@ -525,8 +526,9 @@ def leader_growth() -> None:
 
 def dice_growth() -> None:
     from catalogue.rulesets import dice
+    from catalogue.rulesets.metallurgent.dice import metallurgent_die
 
-    rows = {size: {"pool()": median_time(lambda: dice.pool(dice.metallurgent_die(4), size), 100)}
+    rows = {size: {"pool()": median_time(lambda: dice.pool(metallurgent_die(4), size), 100)}
             for size in (10, 30, 100, 300)}
     growth_table("12. an exact d6 pool (hits on 4+, 6s count twice) by its dice (target: 300 dice <= 8 ms)", "dice",
                  rows)

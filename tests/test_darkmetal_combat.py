@@ -2,7 +2,7 @@
 
 Rolled dice are read with the face rule the exact odds are built from (`dice.darkmetal_face`). WE-19 (Dash),
 WE-20 (falling), WE-26 (Shock), WE-27 (Venom), WE-29 (throws), WE-30 (Entangle) and WE-31 (Reserve points)
-resolve a roll at the table; the builder does not preview them (README, DARK METAL).
+resolve a roll at the table; the builder does not preview them (docs/rulesets/darkmetal.md).
 """
 import itertools
 
@@ -13,7 +13,7 @@ from catalogue.rulesets.base import BuildError
 from catalogue.rulesets.darkmetal import preview as dm
 from catalogue.rulesets.darkmetal import rules
 from catalogue.rulesets.darkmetal.rules import ally_share
-from catalogue.rulesets.dice import darkmetal_face
+from catalogue.rulesets.darkmetal.dice import darkmetal_face
 from catalogue.rulesets.packs import read_pack
 
 CATALOGUE = read_pack(ACTIVE["darkmetal"].data_dir / "rulebook.yaml", ACTIVE).catalogue

@@ -1,4 +1,4 @@
-"""COMP/CON through the site: the import form, `POST /api/import/compcon` and `manage.py import_compcon` save a
+"""COMP/CON through the site: the import form, `POST /api/import/compcon` and `manage.py import_build compcon` save a
 LANCER pilot from a COMP/CON export, list the ids no loaded pack knows, and refuse bad files saving nothing; every
 saved pilot exports back. The example pilots round-trip through COMP/CON's shape."""
 import io
@@ -134,7 +134,7 @@ def test_the_import_form_reads_comp_con_and_says_what_it_left_out(client, packs)
 def run(*args):
     out, err = io.StringIO(), io.StringIO()
     try:
-        call_command("import_compcon", *args, stdout=out, stderr=err)
+        call_command("import_build", "compcon", *args, stdout=out, stderr=err)
     except SystemExit as exit:
         return exit.code, out.getvalue(), err.getvalue()
     return 0, out.getvalue(), err.getvalue()

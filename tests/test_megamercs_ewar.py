@@ -2,7 +2,7 @@
 (MM-T45), and the preview's lock, jamming and hacking attempts (MM-C32 to MM-C35)."""
 import pytest
 
-from catalogue.rulesets.dice import d100_opposed
+from catalogue.rulesets.megamercs.dice import d100_opposed
 from catalogue.rulesets.megamercs import preview
 from catalogue.rulesets.megamercs.preview import Situation, Target
 from catalogue.rulesets.megamercs.rules import parse, resolve, validate

@@ -2,7 +2,7 @@
 table among them), and the preview's house-rule readings (MM-A05, MM-A09, MM-A10, MM-A14)."""
 import pytest
 
-from catalogue.rulesets.dice import d100_opposed
+from catalogue.rulesets.megamercs.dice import d100_opposed
 from catalogue.rulesets.megamercs import preview
 from catalogue.rulesets.megamercs.preview import Situation, Target
 from catalogue.rulesets.megamercs.rules import parse, resolve

@@ -21,7 +21,7 @@ def test_mm_t02_of_two_successes_the_higher_roll_wins():
 
 
 def test_mm_c02_the_closed_form_is_every_pair_of_rolls_resolved():
-    from catalogue.rulesets.dice import d100_opposed
+    from catalogue.rulesets.megamercs.dice import d100_opposed
 
     for a, d in ((60, 40), (50, 50), (100, 100), (0, 30)):
         counts = {"attacker": 0, "defender": 0, "neither": 0}

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from catalogue.rulesets import ACTIVE
-from catalogue.rulesets.dice import metallurgent_pool
+from catalogue.rulesets.metallurgent.dice import metallurgent_pool
 from catalogue.rulesets.metallurgent import battlefield as bf
 from catalogue.rulesets.metallurgent import preview, rules
 from catalogue.rulesets.packs import read_pack

@@ -5,7 +5,7 @@ from itertools import product
 
 import pytest
 
-from catalogue.rulesets.dice import metallurgent_pool
+from catalogue.rulesets.metallurgent.dice import metallurgent_pool
 from catalogue.rulesets.metallurgent import preview
 
 from .metallurgent_factory import weapon

@@ -116,7 +116,7 @@ def test_panel_bad_input_is_422(client, vanguard):
 def test_preview_command(vanguard, tmp_path, capsys):
     path = tmp_path / "anvil.json"
     path.write_text(json.dumps(vanguard))
-    call_command("preview", str(path), "--unit", "t-72b-mbt", "--range", "5", "--situation", '{"turns": 2}')
+    call_command("preview", str(path), "--target", '{"unit": "t-72b-mbt"}', "--range", "5", "--situation", '{"turns": 2}')
     data = json.loads(capsys.readouterr().out)
     assert data["situation"]["range"] == 5 and len(data["track"]["turns"]) == 2
 
@@ -124,8 +124,8 @@ def test_preview_command(vanguard, tmp_path, capsys):
 def test_preview_command_bad_input_exits_2(vanguard, tmp_path, capsys):
     path = tmp_path / "anvil.json"
     path.write_text(json.dumps(vanguard))
-    for args in ([str(path), "--unit", "nope"], [str(tmp_path / "missing.json"), "--unit", "t-72b-mbt"],
-                 [str(path), "--unit", "t-72b-mbt", "--situation", "[]"]):
+    for args in ([str(path), "--target", '{"unit": "nope"}'], [str(tmp_path / "missing.json"), "--target", '{"unit": "t-72b-mbt"}'],
+                 [str(path), "--target", '{"unit": "t-72b-mbt"}', "--situation", "[]"]):
         with pytest.raises(SystemExit) as exit_:
             call_command("preview", *args)
         assert exit_.value.code == 2

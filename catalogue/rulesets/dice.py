@@ -1,15 +1,13 @@
 """Exact dice distributions, computed by convolution, never simulated: the core every ruleset's preview uses.
 
 A Distribution maps outcomes (whole numbers: successes, net successes, 1 or 0 for a single roll) to
-probabilities. Each ruleset describes one die as a Distribution and the pool is its n-fold convolution,
-so a new game plugs in by describing its die: METALLURGENT d6 pools (a 6 counts twice), MEGA MERCS d100
-roll-under (and opposed rolls), DARK METAL d10 pools where 1s cancel successes, LANCER d20 plus a modifier,
-and custom-faced dice (Ember).
+probabilities. A ruleset describes one die as a Distribution (`custom_die` from its faces, or the probabilities
+outright) in its own dice module, and a pool is that die's n-fold convolution (`pool`); two independent outcomes
+sum with `+`. Nothing here knows a game: each ruleset's dice live in catalogue/rulesets/<key>/dice.py.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable
 
 
@@ -73,49 +71,7 @@ def pool(die: Distribution, n: int) -> Distribution:
     return result
 
 
-# --- METALLURGENT: d6 pools, success on the criterion or better, a 6 counts twice -------------------
-
-def clamp_criterion(criterion: int) -> int:
-    """METALLURGENT success criteria never go below 2+ nor above 6+ (L174)."""
-    return max(2, min(6, criterion))
-
-
-@lru_cache(maxsize=None)
-def metallurgent_die(criterion: int, duplicate: bool = True) -> Distribution:
-    """One d6: 0, 1 or (on a 6, unless indirect) 2 successes."""
-    c = clamp_criterion(criterion)
-    if duplicate:
-        return Distribution(0, ((c - 1) / 6, (6 - c) / 6, 1 / 6))
-    return Distribution(0, ((c - 1) / 6, (7 - c) / 6))
-
-
-@lru_cache(maxsize=4096)
-def metallurgent_pool(n: int, criterion: int, duplicate: bool = True) -> Distribution:
-    """Successes on n d6; a pool of less than one die rolls nothing and succeeds nowhere."""
-    return pool(metallurgent_die(criterion, duplicate), max(0, n))
-
-
-# --- MEGA MERCS: d100 roll-under, and opposed rolls -----------------------------------------------
-
-def clamp_d100(target: int) -> int:
-    return max(0, min(100, target))
-
-
-def d100_roll_under(target: int) -> Distribution:
-    """1 for a success (roll 1-100 at or under the target), 0 for a failure (MM-C01)."""
-    t = clamp_d100(target)
-    return Distribution(0, (1 - t / 100, t / 100))
-
-
-def d100_opposed(attacker: int, defender: int) -> dict[str, float]:
-    """MM-C02: both roll under their own target; of two successes the higher roll wins, ties to the defender."""
-    a, d = clamp_d100(attacker), clamp_d100(defender)
-    attacker_wins = (a / 100) * (1 - d / 100) + sum(min(x - 1, d) for x in range(1, a + 1)) / 10_000
-    defender_wins = (d / 100) * (1 - a / 100) + sum(min(y, a) for y in range(1, d + 1)) / 10_000
-    return {"attacker": attacker_wins, "defender": defender_wins, "neither": (1 - a / 100) * (1 - d / 100)}
-
-
-# --- custom-faced dice (Ember and homebrew) ---------------------------------------------------------
+# --- dice by their faces -----------------------------------------------------------------------------
 
 def custom_die(faces: list[int]) -> Distribution:
     """A die whose faces show the given outcomes, each face equally likely."""
@@ -123,35 +79,3 @@ def custom_die(faces: list[int]) -> Distribution:
     for face in faces:
         weights[face] = weights.get(face, 0.0) + 1 / len(faces)
     return Distribution.of(weights)
-
-
-# --- DARK METAL: d10 pools, success at the target or better, every 1 cancels a success --------------
-
-def darkmetal_face(face: int, target: int) -> int:
-    """One d10 as a player reads it: +1 at or over the target, −1 on a 1 (a 1 never succeeds), else 0."""
-    return -1 if face == 1 else int(face >= target)
-
-
-@lru_cache(maxsize=None)
-def darkmetal_die(target: int) -> Distribution:
-    """One d10 as net successes, from its ten faces read as a player reads them."""
-    return custom_die([darkmetal_face(face, target) for face in range(1, 11)])
-
-
-DARKMETAL_DEFENCE_DIE = custom_die([-1 if face == 1 else 0 for face in range(1, 7)])  # each 1 cancels a success
-
-
-def darkmetal_pool(n: int, target: int, defence: int = 0) -> Distribution:
-    """Net successes of n d10 after 1s cancel, less the 1s on `defence` d6."""
-    net = pool(darkmetal_die(target), max(0, n))
-    if defence:
-        net = net + pool(DARKMETAL_DEFENCE_DIE, defence)
-    return net
-
-
-# --- LANCER: d20 plus a modifier against a target -------------------------------------------------
-
-def d20_check(target: int, modifier: int = 0) -> Distribution:
-    """1 when d20 + modifier meets the target, else 0."""
-    hits = sum(1 for roll in range(1, 21) if roll + modifier >= target)
-    return Distribution(0, (1 - hits / 20, hits / 20))

@@ -85,11 +85,16 @@ document.addEventListener("htmx:afterSwap", () => {
 
 // Undo and redo in every builder: the form's earlier states, kept in this tab. Each settled answer that changed
 // the form is one step; undoing posts an earlier state, and the server draws the workbench from it.
-const IGNORED = ["csrfmiddlewaretoken", "structure", "mechanics", "shown", "version"];  // bookkeeping, not the build
+// The form's bookkeeping, not the build: its token, the saved version it edits, and the live view's fingerprints
+// (whatever inputs #fingerprints holds: builder/live.py names them, not this file).
+const BOOKKEEPING = ["csrfmiddlewaretoken", "version"];
+const ignored = (form) => [...BOOKKEEPING,
+  ...[...form.querySelectorAll("#fingerprints input[name]")].map((input) => input.name)];
 const states = {back: [], forward: [], shown: null, restoring: false};
 function formState() {
-  const data = new URLSearchParams(new FormData(builderForm()));
-  for (const key of IGNORED) data.delete(key);
+  const form = builderForm();
+  const data = new URLSearchParams(new FormData(form));
+  for (const key of ignored(form)) data.delete(key);
   return data.toString();
 }
 function showUndo() {
@@ -98,10 +103,10 @@ function showUndo() {
 }
 function restore(state) {
   const form = builderForm();
-  // Every value of a repeated field (a Pilot's Developments) comes back, in its order: FormData, not an object.
+  // Every value of a repeated field (a list of choices) comes back, in its order: FormData, not an object.
   const values = new FormData();
   for (const [key, value] of new URLSearchParams(state)) values.append(key, value);
-  for (const key of IGNORED) if (form.elements[key]) values.set(key, form.elements[key].value);
+  for (const key of ignored(form)) if (form.elements[key]) values.set(key, form.elements[key].value);
   states.restoring = true;
   htmx.ajax("POST", form.getAttribute("action"), {source: document.body, target: "#workbench", swap: "outerHTML", values});
 }

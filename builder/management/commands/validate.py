@@ -5,7 +5,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from builder import store
-from builder.management import read_input
+from catalogue.management import exit_on_bad_input, read_input
 from catalogue.rulesets.base import BuildError
 
 
@@ -16,13 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="path to a build JSON file, or - for standard input")
 
     def handle(self, *args, file, **options):
-        try:
+        with exit_on_bad_input(self, (BuildError, f"{file}: unreadable build", 2), file=file):
             checked = store.check(store.decode(read_input(file)))
-        except OSError as exc:
-            self.stderr.write(f"{file}: cannot read: {exc.strerror}")
-            sys.exit(2)
-        except BuildError as exc:
-            self.stderr.write(f"{file}: unreadable build: {exc}")
-            sys.exit(2)
         self.stdout.write(json.dumps(checked.report.as_dict(), indent=2, ensure_ascii=False))
         sys.exit(0 if checked.report.legal else 1)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from catalogue.management import exit_on_bad_input
 from catalogue.loader import publish
 from catalogue.rulesets.base import PackError, PackUnreadable
 from catalogue.rulesets.packs import MAX_UPLOAD, left_out
@@ -34,20 +35,11 @@ class Command(BaseCommand):
     def handle(self, *args, file, owner_note, edit_token, **options):
         path = Path(file)
         header = {f: options[f] for f in LONE_CSV_HEADER if options.get(f)} or None
-        try:
+        with exit_on_bad_input(self, (PackUnreadable, "unreadable", 2), (PackError, "refused", 1), file=file):
             if path.stat().st_size > MAX_UPLOAD:
                 raise PackUnreadable(f"{path.name}: {path.stat().st_size} bytes; a pack is at most {MAX_UPLOAD}")
             published = publish(path.read_bytes(), path.name, header=header, edit_token=edit_token,
                                 owner_note=owner_note)
-        except OSError as exc:
-            self.stderr.write(f"{file}: cannot read: {exc.strerror}")
-            sys.exit(2)
-        except PackUnreadable as exc:
-            self.stderr.write(f"unreadable: {exc}")
-            sys.exit(2)
-        except PackError as exc:
-            self.stderr.write(f"refused: {exc}")
-            sys.exit(1)
         owner = published.user_pack
         self.stdout.write(json.dumps({
             "pack": published.result.ref, "items": published.own_items, "extends": published.extends,

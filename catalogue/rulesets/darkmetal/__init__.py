@@ -1,9 +1,9 @@
 """DARK METAL: Mercenaries in the Deep. A Squad Leader and the allies hired from the same budgets, d10 pools."""
 from pathlib import Path
 
-from ..dice import darkmetal_pool
 from ..spec import Dice, DiceOption, ItemRef, Kind, PackLink, Ruleset
 from . import audit, campaign, places, rules
+from .dice import darkmetal_pool
 from .schema import CATEGORIES, CATEGORY_LABELS, SKILLS, TRAIT_NAMES, LeaderBuild
 
 RULESET = Ruleset(

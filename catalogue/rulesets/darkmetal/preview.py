@@ -11,7 +11,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import BuildError
-from ..dice import Distribution, darkmetal_die, darkmetal_pool
+from ..dice import Distribution
+from .dice import darkmetal_die, darkmetal_pool
 from .schema import FiringMode, Key
 
 SIZE_TARGET = {"tiny": 8, "small": 7, "average": 6, "large": 5}  # Base Attack Roll (L1104)

@@ -2,10 +2,10 @@
 LANCER 1.0's; the beta chapter's differences are house-rule readings. Lancer Content Packs (.lcp) load as packs."""
 from pathlib import Path
 
-from ..dice import d20_check
 from ..spec import Dice, DiceOption, Exchange, ItemRef, Kind, Link, Ruleset
 from . import compcon, lcp, places, rules
 from .cells import CELLS
+from .dice import d20_check
 from .schema import CATEGORIES, CATEGORY_LABELS, LanceBuild, PilotBuild
 
 MECH = "mechs[]"

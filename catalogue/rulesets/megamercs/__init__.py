@@ -1,10 +1,10 @@
 """MEGA MERCS 2028: mecha, tanks and VTOLs on typed, sized hard-points, companies on a credit budget, d100."""
 from pathlib import Path
 
-from ..dice import d100_roll_under
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
 from . import company, places, rules
 from .cells import CELLS
+from .dice import d100_roll_under
 from .schema import CATEGORIES, CATEGORY_LABELS, CompanyBuild, UnitBuild
 
 RULESET = Ruleset(

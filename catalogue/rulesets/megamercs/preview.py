@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..dice import d100_opposed, d100_roll_under, pool
+from ..dice import pool
 from ..house_rules import setting
 from .damage import HIT_ROLLS, hp_damage
+from .dice import d100_opposed, d100_roll_under
 from .rules import OPTIONS, Mounted, Unit, bonuses, stacked
 from .schema import Edge, Profile, attribute
 

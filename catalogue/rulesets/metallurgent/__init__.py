@@ -3,9 +3,9 @@ from pathlib import Path
 from typing import Any
 
 from ..base import BuildError
-from ..dice import metallurgent_pool
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
 from . import pilots, places, rules, squads
+from .dice import metallurgent_pool
 from .schema import CATEGORIES, CATEGORY_LABELS, AnvilBuild, PilotBuild, SquadBuild
 
 

@@ -15,9 +15,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..dice import Distribution, clamp_criterion, metallurgent_pool
+from ..dice import Distribution
 from ..house_rules import setting
 from .battlefield import strongest_occlusion
+from .dice import clamp_criterion, metallurgent_pool
 from .rules import (
     ceil_half,
     METTLE,
