@@ -24,7 +24,7 @@ MAX_ROWS = 16
 MAX_INLINE = 8000  # characters of one written-in unit in the form
 SECTIONS = ("drone", "infantry", "aircraft")
 HINTS = {"infantry": "Small units of up to six in one hex; they join as allies under the GM unless the House rules "
-                     "say otherwise (MM-A01).",
+                     "say otherwise.",
          "aircraft": "Close air support, called in for its own phase; AHP counts its pilot's luck as well."}
 
 

@@ -23,7 +23,7 @@ from catalogue.rulesets.metallurgent.schema import (
     SLOTS,
     Weapon,
 )
-from catalogue.rulesets.metallurgent.tracks import chipset_carriers, tracks
+from catalogue.rulesets.metallurgent.tracks import chipset_carriers, loadable_chipsets, tracks
 
 from ... import forms, store
 from ...models import Build
@@ -235,8 +235,7 @@ def live(checked) -> dict[str, Any]:
         "other_issues": [i for i in report.issues if i.path not in shown_paths],
         "meters": report.meters, "gear_meter": meters.get("gear"), "stats": report.stats,
         "load_chart": load_chart(report.detail.get("load_tolerance")),
-        # Command Chipsets come stock on every LCA (M-R71): the Load pickers offer the others.
-        "chipset_options": [c for c in catalogue.of("chipset") if c.type != "command"],
+        "chipset_options": loadable_chipsets(catalogue),
     }
 
 

@@ -40,6 +40,11 @@ def tracks(anvil: Anvil, stats: dict[str, Any]) -> list[Track]:
     return found
 
 
+def loadable_chipsets(catalogue: Catalogue) -> list:
+    """The Chipsets a player loads: Command Chipsets come stock on every LCA (M-R71), so not those."""
+    return [c for c in catalogue.of("chipset") if c.type != "command"]
+
+
 def chipset_carriers(anvil: Anvil, catalogue: Catalogue) -> list[dict[str, Any]]:
     """Each LCA and Radio with its loaded Chipsets, a box per copy (each burns out on its own, M-R71), and for an
     LCA the six Command Chipsets it has stock (M-R70)."""
