@@ -14,8 +14,9 @@ from django.conf import settings
 from django.core.cache import caches
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
-from catalogue.rulesets import resolve
+from catalogue.rulesets import RULESETS, resolve
 
 from . import store
 from .kinds import page_for
@@ -83,13 +84,21 @@ def render_pdf(build: Build, paper: str, url_for: Callable[[Build], str], printe
     for done, printed in enumerate(printed_all[:settings.HARDPOINT_MAX_PRINTED_BUILDS], 1):
         sections = sheet_sections(printed, build, url_for)
         if sections:
-            documents.append(layout(render_to_string("pdf/document.html", {**context, "sections": sections}), fonts))
+            documents.append(layout(render_to_string("pdf/document.html", {
+                **context, "sections": sections, "game_print_styles": print_styles(printed.ruleset)}), fonts))
         if progress:
             progress(done)
     left_out = printed_all[settings.HARDPOINT_MAX_PRINTED_BUILDS:]
     if left_out:
         documents.append(layout(render_to_string("pdf/document.html", {**context, "left_out": left_out}), fonts))
     return documents[0].copy([page for document in documents for page in document.pages]).write_pdf()
+
+
+@cache
+def print_styles(ruleset: str) -> str:
+    """A game's print rules for its own sheet classes (templates/pdf/<key>.css), where it has any."""
+    path = settings.BASE_DIR / "templates" / "pdf" / f"{ruleset}.css"
+    return mark_safe(path.read_text(encoding="utf-8")) if ruleset in RULESETS and path.is_file() else ""
 
 
 def sheet_sections(printed: Build, build: Build, url_for: Callable[[Build], str]) -> list[str]:

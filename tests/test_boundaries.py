@@ -134,6 +134,21 @@ def test_a_class_only_one_game_uses_is_styled_in_that_games_stylesheet():
     assert not misplaced, sorted(misplaced)
 
 
+def test_the_pdf_document_styles_no_class_only_one_game_uses(tmp_path):
+    """A game's print rules live in templates/pdf/<key>.css, which builder/pdf.py adds to its own sheets only."""
+    style = re.search(r"<style>(.*)</style>", (ROOT / "templates" / "pdf" / "document.html").read_text(), re.S)
+    (tmp_path / "document.css").write_text(re.sub(r"\{\{.*?\}\}|\{%.*?%\}", "", style.group(1)))
+    users = template_classes()
+    misplaced = {".".join(classes) for selectors in css_rules(tmp_path / "document.css") for classes in selectors
+                 if classes and len(owners := set().union(*(users.get(c, set()) for c in classes))) == 1
+                 and owners <= set(GAMES)}
+    assert not misplaced, sorted(misplaced)
+    for path in (ROOT / "templates" / "pdf").glob("*.css"):
+        assert path.stem in GAMES, path.name
+        assert all(any(path.stem in users.get(c, set()) for c in classes)
+                   for selectors in css_rules(path) for classes in selectors), path.name
+
+
 @pytest.mark.parametrize("key", GAMES)
 def test_each_games_stylesheet_styles_its_own_templates(key):
     """Every game has its stylesheet, and each of its rules names a class the game's own templates set."""
