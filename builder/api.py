@@ -15,7 +15,7 @@ from catalogue.loader import PackConflict, catalogue_for, find_pack, latest_pack
 from catalogue.models import Pack, UserPack
 from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError, PackError, PackUnreadable, pack_refs
-from catalogue.rulesets.packs import MAX_UPLOAD
+from catalogue.rulesets.packs import LONE_CSV_HEADER, MAX_UPLOAD
 
 from . import changes, exchange, store
 from .kinds import page_for
@@ -247,7 +247,6 @@ def preview(request):
 # A raw (not multipart) upload's media type, and the file name that tells the reader its format.
 RAW_UPLOADS = {"application/yaml": "pack.yaml", "application/x-yaml": "pack.yaml", "text/yaml": "pack.yaml",
                "application/zip": "pack.zip", "text/csv": "pack.csv"}
-LONE_CSV = ("name", "version", "ruleset", "title", "category", "extends")
 
 
 @endpoint("POST")
@@ -280,7 +279,7 @@ def packs(request, token: str | None = None):
             raise ApiError(413, f"a pack is at most {MAX_UPLOAD} bytes")
     else:
         raise ApiError(415, f"send one of {', '.join(RAW_UPLOADS)}, or multipart/form-data with 'file'")
-    header = {field: str(fields[field])[:120] for field in LONE_CSV if fields.get(field)} or None
+    header = {field: str(fields[field])[:120] for field in LONE_CSV_HEADER if fields.get(field)} or None
     try:
         published = publish(raw, filename, header=header, edit_token=token,
                             owner_note=str(fields.get("owner_note", ""))[:200])

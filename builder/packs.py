@@ -13,13 +13,12 @@ from catalogue.loader import Published, catalogue_for, publish
 from catalogue.models import UserPack
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.base import PackError
-from catalogue.rulesets.packs import MAX_UPLOAD, Skipped, left_out
+from catalogue.rulesets.packs import LONE_CSV_HEADER, MAX_UPLOAD, Skipped, left_out
 from catalogue.views import items_table
 
 from .kinds import PAGES
 from .session import keep_pack, my_packs
 
-LONE_CSV = ("ruleset", "name", "version", "title", "category", "extends")
 SKIPPED_OPEN = 10  # more problems than this are listed collapsed, so that they do not bury the pack's page
 
 
@@ -45,10 +44,10 @@ class UploadForm(forms.Form):
         return upload
 
     def csv_fields(self) -> list:
-        return [self[field] for field in LONE_CSV]
+        return [self[field] for field in LONE_CSV_HEADER]
 
     def header(self) -> dict | None:
-        given = {field: self.cleaned_data[field] for field in LONE_CSV if self.cleaned_data.get(field)}
+        given = {field: self.cleaned_data[field] for field in LONE_CSV_HEADER if self.cleaned_data.get(field)}
         return given or None
 
 

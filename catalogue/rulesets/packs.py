@@ -46,6 +46,8 @@ MAX_ITEM_BYTES = 32 * 1024
 MAX_PACK_BYTES = 4 * 1024 * 1024
 MAX_CELL = 4000
 MAX_PROBLEMS = 20
+# What a lone CSV file's header is given beside it (read_upload's `header`), in the order a form asks for it.
+LONE_CSV_HEADER = ("ruleset", "name", "version", "title", "category", "extends")
 IGNORED_IN_ZIPS = ("__MACOSX/", ".DS_Store")  # what archivers add on their own
 
 

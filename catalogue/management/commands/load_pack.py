@@ -15,9 +15,8 @@ from django.core.management.base import BaseCommand
 from catalogue.management import exit_on_bad_input
 from catalogue.loader import publish
 from catalogue.rulesets.base import PackError, PackUnreadable
-from catalogue.rulesets.packs import MAX_UPLOAD, left_out
+from catalogue.rulesets.packs import LONE_CSV_HEADER, MAX_UPLOAD, left_out
 
-LONE_CSV_HEADER = ("name", "version", "ruleset", "title", "category", "extends")
 
 
 class Command(BaseCommand):

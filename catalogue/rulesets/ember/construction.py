@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .schema import SLOTS, TIMINGS, PartCard, Pilot
+from .schema import TIMINGS, PartCard, Pilot
 
 MIN_PARTS, MAX_PARTS = 3, 5  # E-R04
 ARMS = ("left_arm", "right_arm")

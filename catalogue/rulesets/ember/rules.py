@@ -44,7 +44,7 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
     for slot in build.discarded:
         part = mech.parts.get(slot)
         if part is None or not part.handheld:
-            report.add("E-R07", "error", f"discarded", f"Only a Handheld Part has a Discard side; "
+            report.add("E-R07", "error", "discarded", f"Only a Handheld Part has a Discard side; "
                                                       f"{part.name if part else 'no Part'} in the {slot.replace('_', ' ')} slot.")
     for slot in build.secret:
         if slot in build.masked:
