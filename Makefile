@@ -48,8 +48,8 @@ system-deps:
 # The concurrency tests run against a throwaway PostgreSQL that .ci/postgres starts (Debian's package); then the
 # bad-input suites run again with PostgreSQL as the database, which refuses what SQLite lets through (NUL
 # characters, values longer than their column).
-BAD_INPUT := tests/test_bounded_input.py tests/test_fuzz.py tests/test_fuzz_surfaces.py tests/test_hardening.py \
-	tests/test_security.py tests/test_user_packs.py tests/test_pack_links.py
+BAD_INPUT := tests/web/test_bounded_input.py tests/web/test_fuzz.py tests/web/test_fuzz_surfaces.py \
+	tests/web/test_hardening.py tests/web/test_security.py tests/web/test_user_packs.py tests/web/test_pack_links.py
 test: system-deps setup
 	PG="$$(sh .ci/postgres)"; TEST_POSTGRES_URL="$$PG" $(PY) -m pytest && \
 	if [ -n "$$PG" ]; then DATABASE_URL="$$PG" $(PY) -m pytest -p no:cacheprovider $(BAD_INPUT); fi

@@ -225,11 +225,8 @@ def build_changes(request, share_id: str):
 
 @endpoint("POST")
 def preview(request):
-    """{"attacker": a build or {"build": share id}, ...what its kind's preview reads} → the preview as JSON.
-
-    An Anvil reads "target" ({"unit": key}, {"build": share id} or an Anvil) and "situation"; a Squad
-    Leader reads "situation".
-    """
+    """{"attacker": a build or {"build": share id}, ...what its kind's preview reads (Preview.reads: a "target"
+    and a "situation")} → the preview as JSON."""
     body = read_json(request)
     if not isinstance(body, dict) or "attacker" not in body:
         raise ApiError(400, 'send {"attacker": ..., "situation": {...}}')
@@ -239,9 +236,7 @@ def preview(request):
         if found is None:
             raise BuildError([{"path": "attacker.build", "message": "no saved build has that share id"}])
         attacker = store.public_view(found).document
-    checked = store.check(attacker)
-    page = page_for(checked.ruleset.key, checked.kind.key)
-    return JsonResponse(page.preview(checked, {k: v for k, v in body.items() if k != "attacker"}))
+    return JsonResponse(store.preview(store.check(attacker), {k: v for k, v in body.items() if k != "attacker"}))
 
 
 # A raw (not multipart) upload's media type, and the file name that tells the reader its format.

@@ -55,7 +55,7 @@ def attacker(request, page: KindPage):
 
 
 def run(page: KindPage, checked, request: dict) -> dict:
-    result = page.preview(checked, request)
+    result = store.preview(checked, request)
     for attack in attacks_in(result):
         attack["chart"] = distribution_chart(attack)
     return result

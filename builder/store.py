@@ -13,11 +13,11 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from catalogue.loader import catalogue_by_ref, pack_set_problems
+from catalogue.loader import catalogue_by_ref, catalogue_for, latest_pack_with, pack_set_problems
 from catalogue.rulesets import house_rules, resolve
 from catalogue.rulesets.base import BuildError, Catalogue, Linked, Report
 from catalogue.rulesets.reading import Unreadable, loads_json
-from catalogue.rulesets.spec import Kind, Ruleset
+from catalogue.rulesets.spec import Kind, Link, Ruleset
 
 from .models import Build, BuildVersion, new_share_id
 
@@ -90,7 +90,7 @@ def check(document: Any, depth: int = 2, saved: "SavedBuilds | None" = None) -> 
     parsed = build.model_dump(mode="json")
     saved = saved or SavedBuilds()
     if kind.links:
-        check_link_kinds(ruleset, kind, parsed, saved)
+        check_link_kinds(ruleset, kind.links, parsed, saved)
     linked = saved.linked(kind.linked_ids(parsed), depth)
     report = kind.validate(build, catalogue, linked)
     for removed in build.removed:
@@ -134,11 +134,11 @@ def verdict(checked: Checked, to_fit: Collection[str] = ()) -> str:
     return "incomplete" if all(i.code in to_fit for i in errors) else "illegal"
 
 
-def check_link_kinds(ruleset: Ruleset, kind: Kind, document: dict[str, Any], saved: "SavedBuilds") -> None:
+def check_link_kinds(ruleset: Ruleset, links: tuple[Link, ...], document: Any, saved: "SavedBuilds") -> None:
     """A link names a saved build of the kind its field expects (a Pilot link, a Pilot); a deleted one may dangle."""
-    saved.fetch(kind.linked_ids(document))
+    saved.fetch(i for link in links for i in link.ids(document))
     problems = []
-    for link in kind.links:
+    for link in links:
         for share_id in link.ids(document):
             other = saved.rows.get(share_id)
             if other is not None and (other.ruleset, other.kind) != (ruleset.key, link.kind):
@@ -146,6 +146,20 @@ def check_link_kinds(ruleset: Ruleset, kind: Kind, document: dict[str, Any], sav
                                                                f"not a {ruleset.name} {link.kind}"})
     if problems:
         raise BuildError(problems)
+
+
+def preview(checked: Checked, request: Any) -> dict[str, Any]:
+    """The kind's combat preview of a checked build (Kind.preview). The saved builds its request names are read
+    first, as their share links show them, and so is the newest pack it may pick a target from."""
+    previewer, named, targets = checked.kind.previewer, {}, None
+    if previewer is not None and isinstance(request, Mapping):
+        saved = SavedBuilds()
+        check_link_kinds(checked.ruleset, previewer.links, request, saved)
+        named = saved.linked(previewer.named(request), depth=1)
+        pack = latest_pack_with(checked.ruleset.key, previewer.targets_from) if previewer.targets_from else None
+        targets = catalogue_for(pack) if pack else None
+    return checked.kind.preview(checked.build, checked.catalogue, request, {**checked.linked, **named},
+                                report=checked.report, targets=targets)
 
 
 def check_saved(build: Build) -> Checked:
@@ -189,11 +203,11 @@ class SavedBuilds:
             # Another build's secrets stay masked wherever it is named (anyone may name a build by its share link);
             # its verdict is reached with them, and the whole build goes along for the rules' verdicts only.
             shown = public_view(build)
-            report = check(build.document, depth - 1, self).report
+            checked = check(build.document, depth - 1, self)
         except BuildError:
             return None  # a saved build that stopped reading (say its pack was removed) counts as missing
         whole = build.document if shown is not build else None
-        return Linked(share_id, build.kind, build.name, shown.document, report, whole)
+        return Linked(share_id, build.kind, build.name, shown.document, checked.report, whole, checked.catalogue)
 
 
 def links_of(build: Build) -> list[str]:

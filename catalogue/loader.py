@@ -224,7 +224,8 @@ def _catalogue(pack_id: int, content_hash: str) -> Catalogue:
         items[item.key] = adapters[item.category].validate_python(item.stats)
         categories[item.key] = item.category
     return Catalogue(pack.ruleset.key, pack.ref, items, categories, pack.title, pack.source,
-                     shares={pack.ref: pack.user_pack.share_id} if pack.user_pack else {})
+                     shares={pack.ref: pack.user_pack.share_id} if pack.user_pack else {},
+                     examples=tuple(pack.examples or ()))
 
 
 def _combined(ref: str) -> Catalogue | None:
@@ -253,7 +254,7 @@ def _combined(ref: str) -> Catalogue | None:
     # A set with an uploaded pack in it is read as an uploaded pack is: through that pack's link only.
     source = "user" if "user" in sources else base.source
     return Catalogue(base.ruleset, base_ref, items, categories, " + ".join(titles.values()), source,
-                     tuple(extensions), origins, tuple(collisions), titles, shares)
+                     tuple(extensions), origins, tuple(collisions), titles, shares, base.examples)
 
 
 def pack_set_problems(ref: str) -> list[dict[str, str]]:

@@ -1,6 +1,12 @@
+from __future__ import annotations
+
 import os
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM calls there are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -56,3 +62,52 @@ def fresh_catalogue_caches():
     for alias, config in settings.CACHES.items():  # the process's own; one in the database rolls back
         if config["BACKEND"].endswith("LocMemCache"):
             caches[alias].clear()
+
+
+# --- the real-browser tests' fixtures (tests/web, and each game's test_browser.py) ----------------------------
+# Playwright is imported only when a browser test asks for them. Helpers they share: tests/helpers/browsing.py.
+
+
+@pytest.fixture(scope="module")
+def browser() -> Browser:
+    """Headless Debian chromium, one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.helpers.browsing import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def catalogue(live_server, packs, reload_packs_after):
+    """The starter pack in the live server's (transactional) test database; `packs` loads it. (A game's tests may
+    have a `catalogue` of their own, in their conftest.py or module, which stands in for this one there.)"""
+    return packs
+
+
+@pytest.fixture
+def new_context(browser, live_server, catalogue):
+    """Makes fresh browser contexts (own cookies) pointed at the live server; closes them afterwards."""
+    from tests.helpers.browsing import COUNT_HTMX_REQUESTS, TIMEOUT_MS
+
+    made: list[BrowserContext] = []
+
+    def make(**options) -> BrowserContext:
+        context = browser.new_context(**{"base_url": live_server.url, "viewport": {"width": 1280, "height": 900},
+                                         **options})
+        context.set_default_timeout(TIMEOUT_MS)
+        context.add_init_script(COUNT_HTMX_REQUESTS)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context) -> Page:
+    return new_context().new_page()

@@ -24,10 +24,10 @@ from django.urls import reverse
 from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 from django_htmx.http import trigger_client_event
-from pydantic import BaseModel, ValidationError
 
+from catalogue.loader import catalogue_for, latest_pack_with
 from catalogue.rulesets import house_rules
-from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, build_error_from_validation, pack_refs
+from catalogue.rulesets.base import BUILD_FORMAT, BuildError, Catalogue, pack_refs
 from catalogue.rulesets.spec import Kind, Ruleset
 
 from .. import changes, forms, live, presets, store
@@ -37,8 +37,6 @@ from ..session import has_builds
 
 
 class KindPage:
-    # Whether the kind has a combat preview: then `preview` and `preview_request` are overridden.
-    previews = False
     # Rule codes that only say a required part is not chosen yet (see `common`).
     to_fit: tuple[str, ...] = ()
     # The meters the sticky summary under the name always shows, with a short label; any meter over its limit
@@ -280,17 +278,24 @@ class KindPage:
 
     # --- combat preview ------------------------------------------------------------------------
 
+    @property
+    def previews(self) -> bool:
+        """Whether the kind has a combat preview (Kind.previewer): then its page overrides `preview_request`."""
+        return self.kind.previewer is not None
+
     def preview_context(self, request, document, build) -> dict[str, Any]:
-        """The preview form's choices (targets, conditions); the base gives the document for no-JS posts."""
-        return {"document_json": json.dumps(document)}
+        """The preview form's choices (targets, conditions): the base gives the document for no-JS posts, and the
+        targets the kind's preview may pick from a pack (Preview.targets_from), from its newest version."""
+        context = {"document_json": json.dumps(document)}
+        if category := self.kind.previewer.targets_from:
+            pack = latest_pack_with(self.ruleset.key, category)
+            context["preview_targets"] = catalogue_for(pack).of(category) if pack else []
+        return context
 
     def preview_request(self, fields) -> dict[str, Any]:
-        """The API's preview request (`target`, `situation`) from the preview form's fields (`preview-` taken off)."""
+        """The preview request (`target`, `situation`: what Kind.preview reads) from the preview form's fields
+        (`preview-` taken off)."""
         raise BuildError([{"path": "preview", "message": f"{self.kind.label} builds have no combat preview"}])
-
-    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
-        """The preview as JSON-ready data; each attack may carry `distribution` and `hit_from` for its chart."""
-        raise BuildError([{"path": "attacker", "message": f"{self.kind.label} builds have no combat preview"}])
 
 
 def build_changed(response):
@@ -304,26 +309,6 @@ def token_stand_in() -> str:
     """Stands for the form token in a kept share page: the same in every process of a site (the secret key's),
     and no text a visitor could guess and type into a build."""
     return salted_hmac("hardpoint.share-page", "form-token").hexdigest()
-
-
-def target_and_situation(request: Any, target: type[BaseModel], situation: type[BaseModel]) -> tuple[Any, Any]:
-    """A preview request of a described target and a situation, each read by the engine's model."""
-    if not isinstance(request, dict) or not set(request) <= {"target", "situation"}:
-        raise BuildError([{"path": "(request)", "message": 'send {"attacker": ..., "target": {...}, "situation": {...}}'}])
-    return situation_of(target, request, "target"), situation_of(situation, request)
-
-
-def situation_of(model: type[BaseModel], request: dict[str, Any], key: str = "situation") -> Any:
-    """A preview request's `situation` (or another of its parts), read by the engine's model; problems are named
-    under `situation.` (or that part's key)."""
-    situation = request.get(key, {})
-    if not isinstance(situation, dict):
-        raise BuildError([{"path": key, "message": "must be an object"}])
-    try:
-        return model.model_validate(situation)
-    except ValidationError as exc:
-        raise BuildError([{"path": f"{key}.{p['path']}", "message": p["message"]}
-                          for p in build_error_from_validation(exc).problems]) from None
 
 
 def anchor_of(anchors: tuple[tuple[str, str], ...], path: str) -> str:

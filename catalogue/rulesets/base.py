@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -259,6 +259,7 @@ class Catalogue:
     collisions: tuple["Collision", ...] = ()  # ids two of those packs both define
     titles: dict[str, str] = field(default_factory=dict)  # of a set, each pack's title by its ref
     shares: dict[str, str] = field(default_factory=dict)  # an uploaded pack's share id by its ref: its capability
+    examples: tuple[dict[str, Any], ...] = ()  # the base pack's example builds, as written in it
     # Items by category, built on first asking: rules and pickers ask for one category many times a request.
     _by_category: dict[str, list[Any]] | None = field(default=None, repr=False, compare=False)
 
@@ -297,6 +298,7 @@ class Linked:
     document: dict[str, Any]
     report: "Report"
     whole: dict[str, Any] | None = None
+    catalogue: Catalogue | None = None  # the pack it pins, for rules that read its parts (a preview's target)
 
 
 @dataclass(slots=True)
@@ -356,11 +358,20 @@ class Meter:
 
 
 @dataclass(slots=True)
+class Detail:
+    """What a kind's rules work out beyond issues, stats and meters, for its pages: each kind's own dataclass of it
+    (Kind.detail), with every field present from the start. Its fields hold JSON-ready values."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
 class Report:
     issues: list[Issue] = field(default_factory=list)
     stats: dict[str, Stat] = field(default_factory=dict)
     meters: list[Meter] = field(default_factory=list)
-    detail: dict[str, Any] = field(default_factory=dict)  # ruleset-specific structured data
+    detail: Detail = field(default_factory=Detail)  # the kind's own (Kind.detail)
 
     def add(self, code: str, severity: Severity, path: str, message: str, hint: str = "") -> None:
         self.issues.append(Issue(code, severity, path, message, hint))
@@ -382,7 +393,7 @@ class Report:
             "issues": [i.as_dict() for i in self.issues],
             "stats": {k: s.as_dict() for k, s in self.stats.items()},
             "meters": [m.as_dict() for m in self.meters],
-            "detail": self.detail,
+            "detail": self.detail.as_dict(),
         }
 
 

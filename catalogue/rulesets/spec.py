@@ -11,8 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import BaseModel, ValidationError
+
 from . import house_rules, rule_index
-from .base import BUILD_FORMAT, BuildDocument, BuildError, Catalogue, Linked, Report, issue_path, parse_as
+from .base import (BUILD_FORMAT, SHARE_ID, BuildDocument, BuildError, Catalogue, Detail, Linked, Report,
+                   build_error_from_validation, issue_path, parse_as)
 from .dice import Distribution
 from .picks import Place
 
@@ -40,9 +43,10 @@ class Link:
         return [(name, bool(each)) for name, each in _STEP.findall(self.path)]
 
     def ids(self, document: Mapping[str, Any]) -> list[str]:
+        """The share ids at this path (what could be none is left out: a request's fields are not checked yet)."""
         found: list[str] = []
         _walk(document, self.steps(), lambda value: found.append(value) or value)
-        return found
+        return [i for i in found if re.fullmatch(SHARE_ID, i)]
 
     def relinked(self, document: dict[str, Any], new_ids: Mapping[str, str]) -> dict[str, Any]:
         """A copy of the document with every share id at this path replaced through `new_ids`."""
@@ -172,6 +176,56 @@ class Secrecy:
 
 
 @dataclass(frozen=True)
+class Previewing:
+    """What a kind's combat preview reads: the checked build, its request (less the attacker), and what the request
+    names, fetched before the preview runs."""
+
+    build: Any  # the kind's parsed document
+    catalogue: Catalogue
+    report: Report
+    request: Mapping[str, Any]
+    linked: Mapping[str, Linked | None]  # the build's own links, and the saved builds the request names
+    targets: Catalogue | None = None  # the newest pack holding Preview.targets_from, when the kind names one
+
+    def read(self, model: type[BaseModel], key: str = "situation") -> Any:
+        """A part of the request (by default its `situation`) read by the engine's model; problems are named
+        under that key."""
+        value = self.request.get(key, {})
+        if not isinstance(value, Mapping):
+            raise BuildError([{"path": key, "message": "must be an object"}])
+        try:
+            return model.model_validate(value)
+        except ValidationError as exc:
+            raise BuildError([{"path": f"{key}.{p['path']}", "message": p["message"]}
+                              for p in build_error_from_validation(exc).problems]) from None
+
+    def saved(self, share_id: Any, path: str, label: str) -> Linked:
+        """A saved build the request names by its share id at `path` (as its share link shows it); else the
+        problem, naming `path`."""
+        found = self.linked.get(share_id) if isinstance(share_id, str) else None
+        if found is None:
+            raise BuildError([{"path": path, "message": f"{str(share_id)[:40]!r} is not a saved {label}'s share id"}])
+        return found
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A kind's combat preview: `run` gives JSON-ready odds (an attack may carry `distribution` and `hit_from` for
+    its chart). The request holds the fields `reads` lists; the saved builds it names at `links` (a target's share
+    id at `target.build`) are fetched and checked before it runs, as a build's own links are for validate, and a
+    request may pick its target from the newest pack holding `targets_from` (a pack category)."""
+
+    run: Callable[[Previewing], dict[str, Any]]
+    reads: tuple[str, ...] = ("situation",)
+    links: tuple[Link, ...] = ()
+    targets_from: str = ""
+
+    def named(self, request: Mapping[str, Any]) -> list[str]:
+        """The share ids the request names where `links` say."""
+        return list(dict.fromkeys(i for link in self.links for i in link.ids(request)))
+
+
+@dataclass(frozen=True)
 class Kind:
     """One kind of build of a ruleset: its document model, which pack serves it, and its rules."""
 
@@ -193,6 +247,22 @@ class Kind:
     resolve: Callable[[Any, Catalogue], Any] | None = None
     # What a new build holds besides its header and name (a squad's first, empty Platoon).
     starter: Mapping[str, Any] = field(default_factory=dict)
+    previewer: Preview | None = None  # None: no combat preview
+    detail: type[Detail] = Detail  # what its reports' `detail` is (every report of the kind has this type)
+
+    def preview(self, build: Any, catalogue: Catalogue, request: Any, linked: Mapping[str, Linked | None], *,
+                report: Report | None = None, targets: Catalogue | None = None) -> dict[str, Any]:
+        """The combat preview of a parsed build against what `request` describes (see Preview); `linked` holds the
+        build's own saved links and those the request names, `report` the build's check when the caller has it.
+        BuildError names what cannot be read."""
+        if self.previewer is None:
+            raise BuildError([{"path": "attacker", "message": f"{self.label} builds have no combat preview"}])
+        reads = self.previewer.reads
+        if not isinstance(request, Mapping) or not set(request) <= set(reads):
+            shape = ", ".join(f'"{key}": {{...}}' for key in reads)
+            raise BuildError([{"path": "(request)", "message": f'send {{"attacker": ..., {shape}}}'}])
+        report = self.validate(build, catalogue, linked) if report is None else report
+        return self.previewer.run(Previewing(build, catalogue, report, request, linked, targets))
 
     def items_used(self, document: Mapping[str, Any]) -> list[tuple[ItemRef, tuple, str]]:
         """(the reference, where, key) of every pack item the document names."""

@@ -10,20 +10,19 @@ ally's refund, record and issues (builder.live).
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import asdict
 from typing import Any
 
 from django.template.loader import render_to_string
 
 from catalogue.rulesets.base import Catalogue
-from catalogue.rulesets.darkmetal import preview as engine
 from catalogue.rulesets.darkmetal import rules
+from catalogue.rulesets.darkmetal.campaign import AllyRecord
 from catalogue.rulesets.darkmetal.places import HANDS, attached, held, hired, reprice
 from catalogue.rulesets.darkmetal.schema import SKILLS, TRAIT_NAMES, TRAITS, Weapon
-from catalogue.rulesets.house_rules import setting
 
 from ... import forms
-from ..base import KindPage, situation_of
+from ..base import KindPage
 
 MAX_ROWS = 12
 MAX_RECORDS = 100  # campaigns of history a Leader and each ally keep
@@ -31,9 +30,6 @@ MAX_RECORDS = 100  # campaigns of history a Leader and each ally keep
 ALLY_VALUES = ("paid_with", "deployed", "hired", "arp", "knocked_out", "petitioned")
 FLAGS = ("close_combat", "dodging", "dashing", "aimed", "close_range", "undetected")
 COUNTS = ("supporting_attackers", "supporting_defenders", "friendlies_in_the_way")
-# The preview's readings a table may choose in its house rules: engine field, house-rule option.
-PREVIEW_READINGS = (("range_step", "range-step"), ("aim", "aim-dice"), ("close_range", "close-range"),
-                    ("support", "support-dice"))
 
 
 MES = ("splice", "cyber")  # the categories a Leader's modifications are bought from
@@ -44,15 +40,13 @@ class Page(KindPage):
                                     ("dodging", "target Dodging (+2)", False), ("dashing", "target Dashing (+1)", False),
                                     ("close_range", 'under 3" (−1, A-20)', False),
                                     ("undetected", "undetected first strike (a 10)", False))),)
-    previews = True
     summary_meters = {"trait_rep": "Traits", "gear_rep": "Gear", "arp": "ARP"}
     value_fields = ("name", "notes", "player", "extra_rep", "players", "traits", "knowledge", "wipe_rebuild_used")
     live_fragments = ("builder/darkmetal/leader/fragments/live.jinja",)
+    anchors = (("allies[{i}]*", "ally-{i}"),)
 
     def describe(self, document: dict[str, Any]) -> str:
         return f"played by {document['player']}" if document.get("player") else ""
-
-    anchors = (("allies[{i}]*", "ally-{i}"),)
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -81,7 +75,7 @@ class Page(KindPage):
     def sheet_context(self, checked, build) -> dict[str, Any]:
         context_ = context(checked)
         stats = context_["stats"]
-        bonus = checked.report.detail["ammo_bonus"]
+        bonus = checked.report.detail.ammo_bonus
         context_.update(ammo=[{"name": w.name, "boxes": range(rules.carried_ammo(w.ammo, bonus))}
                               for w in context_["weapons"] if w.ammo],
                         fate_boxes=range(stats["general_fate"].value), bhp_boxes=range(stats["bhp"].value),
@@ -100,25 +94,6 @@ class Page(KindPage):
                      "modes": {name[len("mode-"):]: value for name, value in fields.items()
                                if name.startswith("mode-") and value}}
         return {"situation": situation}
-
-    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
-        """The Leader's weapons (hands and Attach Points) against the target the situation describes."""
-        if not isinstance(request, dict) or not set(request) <= {"situation"}:
-            raise forms.problem("(request)", 'send {"attacker": ..., "situation": {...}}')
-        chosen = situation_of(engine.Situation, request)
-        items = checked.catalogue.items
-        weapons = [items[p["item"]] for p in checked.document.get("hands", [])] + attacking(checked)
-        awareness = checked.document.get("traits", {}).get("awa", 1)
-        boosts = [items[key] for key in checked.report.detail["boosts"]]
-        house = SimpleNamespace(house_rules=checked.document.get("house_rules", {}))
-        readings = engine.Readings(**{field: setting(rules.OPTIONS, house, option) for field, option in PREVIEW_READINGS})
-        result = engine.leader_preview(checked.report, weapons, awareness, chosen, boosts, readings)
-        result["attacker"] = checked.document["name"]
-        return result
-
-
-def attacking(checked) -> list:
-    return rules.attacks(checked.build, checked.catalogue.items, checked.report.detail["implants"])
 
 
 def leader_document(post, catalogue: Catalogue, house_rules: dict[str, Any]) -> dict[str, Any]:
@@ -228,18 +203,18 @@ def context(checked) -> dict[str, Any]:
     items = catalogue.items
     levels = sorted(catalogue.of("trait_level"), key=lambda row: row.half_steps)
     traits = []
-    for row in report.detail["traits"]:
-        base = document["traits"].get(row["trait"], 1)
+    for row in report.detail.traits:
+        base = document["traits"].get(row.trait, 1)
         unlocks = []
         for level in levels:
             if level.half_steps > rules.MAX_PURCHASED:
                 continue
             note = {"kno": f"{level.knowledge_points} Knowledge points" if level.knowledge_points else "",
-                    "com": level.communication_effect}.get(row["trait"], level.attribute_effect)
+                    "com": level.communication_effect}.get(row.trait, level.attribute_effect)
             unlocks.append({"half_steps": level.half_steps, "label": level.name, "note": note,
                             "total": rules.trait_cost(level.half_steps), "reached": level.half_steps <= base})
-        traits.append({**row, "half_steps": base, "ladder": unlocks})
-    negated = set(report.detail.get("negated", []))
+        traits.append({**asdict(row), "half_steps": base, "ladder": unlocks})
+    negated = set(report.detail.negated)
     mods = [{"index": i, "item": items[m["item"]], "paid": m["paid"], "campaign": m["campaign"],
              "kind": catalogue.categories[m["item"]], "negated": items[m["item"]].name in negated}
             for i, m in enumerate(document.get("modifications", []))]
@@ -250,9 +225,9 @@ def context(checked) -> dict[str, Any]:
     allies = []
     for i, ally in enumerate(document.get("allies", [])):
         template = items[ally["template"]]
-        cost, record = report.detail["ally_costs"][i], report.detail["ally_records"][i]
+        cost, record = report.detail.ally_costs[i], report.detail.ally_records[i]
         allies.append({**ally, "index": i, "field": f"ally-{i}-", "template_item": template,
-                       "hire_rep": cost["hire_rep"], "hire_arp": cost["hire_arp"], "refund": refund(cost, record),
+                       "hire_rep": cost.hire_rep, "hire_arp": cost.hire_arp, "refund": refund(cost, record),
                        "record": record, "next_tiers": [t for t in catalogue.of("ally_template") if template.key in t.upgrades_from],
                        "weapon_items": [items[k] for k in ally["weapons"]], "item_items": [items[k] for k in ally["items"]],
                        "armor_item": items.get(ally.get("armor") or ""),
@@ -261,13 +236,12 @@ def context(checked) -> dict[str, Any]:
     return {
         "document": document, "report": report, "stats": report.stats, "meters": report.meters, "traits": traits,
         "skills": [{"key": k, "name": v, "value": document.get("knowledge", {}).get(k, 0)} for k, v in SKILLS.items()],
-        "known_skills": [{"name": row["name"], "value": row["level"], "bonus": row["bonus"]}
-                         for row in report.detail["skills"]],
+        "known_skills": [{"name": row.name, "value": row.level, "bonus": row.bonus} for row in report.detail.skills],
         "armor": items.get((document.get("armor") or {}).get("item", "")), "mods": mods, "attach": attach,
         "body": body, "hands": hands,
         # Every weapon held, carried, mounted or built in, for the profiles table of the share page and sheet.
         "weapons": [w for w in hands + [items[p["item"]] for p in document.get("backpack", [])]
-                    if isinstance(w, Weapon)] + attacking(checked),
+                    if isinstance(w, Weapon)] + rules.attacks(checked.build, items, report.detail.implants),
         "backpack": [{"index": i, "item": items[p["item"]], "campaign": p["campaign"]}
                      for i, p in enumerate(document.get("backpack", []))],
         "allies": allies,
@@ -279,9 +253,9 @@ def context(checked) -> dict[str, Any]:
     }
 
 
-def refund(cost: dict[str, int], record: dict[str, Any]) -> str:
+def refund(cost: rules.AllyCost, record: AllyRecord) -> str:
     """What dismissing the ally returns, as the rules count it: Rep to the Leader, ARP to the ally only."""
-    rep, arp = cost["refund_rep"], cost["refund_arp"]
+    rep, arp = cost.refund_rep, cost.refund_arp
     parts = [f"{rep} Rep"] if rep or not arp else []
-    return " and ".join(parts + ([f"{arp} ARP to {record['name']}"] if arp else []))
+    return " and ".join(parts + ([f"{arp} ARP to {record.name}"] if arp else []))
 

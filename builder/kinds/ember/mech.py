@@ -13,15 +13,12 @@ from django.template.loader import render_to_string
 from catalogue.loader import find_pack
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.ember import construction as c
-from catalogue.rulesets.ember import preview as engine
 from catalogue.rulesets.ember.places import SLOT_LABELS
-from catalogue.rulesets.ember.rules import parse, resolve
 from catalogue.rulesets.ember.schema import SLOT_LETTERS, SLOTS, TIMINGS, PartCard, Pilot
 
-from ... import forms, store
-from ...models import Build
+from ... import forms
 from ...session import mine
-from ..base import KindPage, target_and_situation
+from ..base import KindPage
 
 STANCES = {"offensive": "Offensive", "defensive": "Defensive", "mobility": "Mobility"}
 LENGTHS = {"short": "S", "medium": "M", "long": "L"}
@@ -30,7 +27,6 @@ DEFENDER_STANCES = {"deployed": "as deployed (a Part: Offensive)", "offensive": 
 
 
 class Page(KindPage):
-    previews = True
     preview_flags = (("Target", (("damaged", "the Part is Damaged (rolls its Structure)", False),
                                  ("terrain", "Terrain protection", False), ("unit_cover", "Unit protection", False))),
                      ("Attack", (("focus", "Focus: reroll every die that scored nothing", False),)))
@@ -39,12 +35,11 @@ class Page(KindPage):
     secret_label = "secret Parts"
     value_fields = ("name", "notes", "stance", "discarded", "secret")
     live_fragments = ("builder/ember/mech/fragments/live.jinja",)
+    anchors = (("parts.{slot}", "slot-{slot}"), ("pilot*", "pilot-section"), ("parts*", "slots"),
+               ("secret*", "slots"), ("discarded*", "slots"))
 
     def describe(self, document: dict[str, Any]) -> str:
         return f"{STANCES.get(document.get('stance', 'offensive'), '')} stance"
-
-    anchors = (("parts.{slot}", "slot-{slot}"), ("pilot*", "pilot-section"), ("parts*", "slots"),
-               ("secret*", "slots"), ("discarded*", "slots"))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -84,12 +79,6 @@ class Page(KindPage):
         return {"target": target, "situation": {"policy": forms.choice(fields, "policy", ("P1", "P2"), "P1"),
                                                 "focus": fields.get("focus") == "on"}}
 
-    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
-        """Every attack action of the Mech's Parts against the Part the request describes, or a whole Mech."""
-        target, situation = target_and_situation(request, engine.DefenderModel, engine.SituationModel)
-        return engine.mech_preview(checked.resolved, checked.document.get("stance") == "offensive", target, situation,
-                                   defending_mech(target, checked.catalogue))
-
     def sheet_sections(self, build, checked, share_url: str) -> list[str]:
         """The control panel, then the Part cards at card size (each Handheld Part's Discard side too)."""
         shown = context(checked)
@@ -108,23 +97,6 @@ class Page(KindPage):
 def example_mechs(pack_ref: str) -> list[dict[str, Any]]:
     pack = find_pack(str(pack_ref)[:100])
     return [e for e in (pack.examples if pack else []) if e.get("kind") == "mech"]
-
-
-def defending_mech(target: engine.DefenderModel, catalogue: Catalogue) -> c.Mech | None:
-    """The Mech a preview target names: one of the pack's examples, or a saved Mech as its share link shows it
-    (a secret Part stays secret: E-R25)."""
-    if target.mech is not None:
-        example = next((e for e in example_mechs(catalogue.pack) if e.get("name") == target.mech), None)
-        if example is None:
-            raise forms.problem("target.mech", f"{catalogue.pack} has no example Mech named {target.mech[:40]!r}")
-        written = {k: v for k, v in example.items() if k not in ("kind", "notes")}
-        return resolve(parse({**written, "pack": catalogue.pack, "extensions": list(catalogue.extensions)}), catalogue)
-    if target.build is not None:
-        build = Build.objects.filter(share_id=target.build, ruleset="ember", kind="mech").first()
-        if build is None:
-            raise forms.problem("target.build", f"{target.build!r} is not a saved Mech's share id")
-        return store.check(store.public_view(build).document).resolved
-    return None
 
 
 def dice_icons(yellow: int, red: int) -> list[str]:
@@ -171,11 +143,11 @@ def context(checked) -> dict[str, Any]:
                       "masked": slot in document.get("masked", []),
                       "issues": report.issues_at(f"parts.{slot}")})
     pilot = items.get(document.get("pilot") or "")
-    timings = report.detail.get("timings", {})
+    timings = report.detail.timings
     return {"slots": slots, "pilot": pilot if isinstance(pilot, Pilot) else None, "stances": STANCES,
             "initiative": [(t.title(), pilot.initiative[t]) for t in TIMINGS] if isinstance(pilot, Pilot) else [],
             "link_boxes": range(pilot.max_link) if isinstance(pilot, Pilot) else range(0),
             "timings": [(t.title(), timings.get(t, [])) for t in TIMINGS],
-            "not_performable": report.detail.get("not_performable", {}),
+            "not_performable": report.detail.not_performable,
             "pilot_issues": report.issues_at("pilot"),
             "mech_issues": [i for i in report.issues if i.path != "pilot" and not i.path.startswith("parts.")]}

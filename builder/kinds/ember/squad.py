@@ -27,11 +27,10 @@ class Page(KindPage):
     rosters = (Roster("add-mech", "mech", "Mech", examples=True),)
     summary_meters = {"points": "Points", "commands": "Commands"}
     live_fragments = ("builder/ember/squad/fragments/live.jinja",)
+    anchors = (("mechs[{i}]*", "mechs-{i}"), ("drones[{i}]*", "drones-{i}"), ("drones", "drones"), ("mechs", "mechs"))
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New squad"}
-
-    anchors = (("mechs[{i}]*", "mechs-{i}"), ("drones[{i}]*", "drones-{i}"), ("drones", "drones"), ("mechs", "mechs"))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -70,7 +69,7 @@ class Page(KindPage):
         cards = [printed_card(d, f"Drone · {d.size} {d.movement} · {d.stance} stance, fixed · ×{n}", "D")
                  for d, n in drones]
         cards += [printed_card(items[k], f"{items[k].kind.title()} · {items[k].stance} stance, fixed", "P")
-                  for k in checked.report.detail.get("projectiles", [])]
+                  for k in checked.report.detail.projectiles]
         html = render_to_string("builder/ember/_cards.html", {"build": build, "cards": cards, "unsourced": True})
         return super().sheet_sections(build, checked, share_url) + ([html] if cards else [])
 
@@ -90,7 +89,7 @@ def printed_card(item, subtitle: str, corner: str) -> dict[str, Any]:
 
 def context(checked) -> dict[str, Any]:
     document, report, items = checked.document, checked.report, checked.catalogue.items
-    roster = {row["path"]: row for row in report.detail.get("roster", [])}
+    roster = {row.path: row for row in report.detail.roster}
     mechs = []
     for i, entry in enumerate(document.get("mechs", [])):
         written = entry.get("mech")

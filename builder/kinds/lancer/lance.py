@@ -16,11 +16,10 @@ MAX_PILOTS = 12
 
 class Page(KindPage):
     rosters = (Roster("add-pilot", "pilot", "pilot"),)
+    anchors = (("pilots[{i}]*", "pilots-{i}"),)
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New lance"}
-
-    anchors = (("pilots[{i}]*", "pilots-{i}"),)
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -46,6 +45,6 @@ class Page(KindPage):
 
 def context(checked, editable: dict[str, str]) -> dict[str, Any]:
     report = checked.report
-    return {"roster": [dict(row, index=i, issues=report.issues_at(row["path"]), edit_url=editable.get(row["ref"]))
-                       for i, row in enumerate(report.detail.get("pilots", []))],
+    return {"roster": [{"pilot": row, "index": i, "issues": report.issues_at(row.path),
+                        "edit_url": editable.get(row.ref)} for i, row in enumerate(report.detail.pilots)],
             "lance_issues": [i for i in report.issues if not i.path.startswith("pilots[")]}

@@ -25,7 +25,7 @@ from catalogue.rulesets.lancer.schema import CoreBonus, Frame, PilotGear, Skill,
 
 from ... import forms
 from ...charts import qr_data_uri
-from ..base import KindPage, target_and_situation
+from ..base import KindPage
 
 MAX_MECHS, MAX_SYSTEMS, MAX_LIST = 12, 24, 12
 MECH_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap", "sp", "tech_attack", "save", "sensor_range",
@@ -56,15 +56,14 @@ class Page(KindPage):
     summary_meters = {"hase": "HASE", "talents": "Talents", "licences": "Licences"}
     value_fields = ("name", "notes", "callsign", "ll", "hase", "triggers", "talents", "licences")
     live_fragments = ("builder/lancer/pilot/fragments/live.jinja",)
-
-    def describe(self, document: dict[str, Any]) -> str:
-        callsign = document.get("callsign")
-        return f"“{callsign}”, LL{document.get('ll', 0)}" if callsign else f"LL{document.get('ll', 0)}"
-
     anchors = (("mechs[{m}].mounts[{n}]*", "mech-{m}-mount-{n}"), ("mechs[{m}].systems*", "mech-{m}-systems"),
                ("mechs[{m}].licences*", "mech-{m}-systems"), ("mechs[{m}]*", "mech-{m}"), ("ll*", "pilot"),
                ("hase*", "hase"), ("triggers*", "triggers"), ("talents*", "talents"), ("licences*", "licences"),
                ("core_bonuses*", "core-bonuses"), ("gear*", "gear"))
+
+    def describe(self, document: dict[str, Any]) -> str:
+        callsign = document.get("callsign")
+        return f"“{callsign}”, LL{document.get('ll', 0)}" if callsign else f"LL{document.get('ll', 0)}"
 
     def structure(self, document: dict[str, Any]) -> dict[str, Any]:
         """Advancement reshapes no row, but for Targeting: its field shows while it holds points (or the beta's five
@@ -129,8 +128,6 @@ class Page(KindPage):
 
     # --- combat preview ------------------------------------------------------------------------
 
-    previews = True
-
     def preview_context(self, request, document, build) -> dict[str, Any]:
         return {**super().preview_context(request, document, build), "cover_choices": engine.COVER}
 
@@ -146,24 +143,6 @@ class Page(KindPage):
                      "overcharges": forms.whole_number(fields, "overcharges", 0, 0, 4),
                      **{flag: fields.get(flag) == "on" for flag in engine.SITUATION_FLAGS}}
         return {"target": target, "situation": situation}
-
-    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
-        """Every weapon of every mech (or the one `situation.mech` names) against the target the request describes."""
-        target, situation = target_and_situation(request, engine.Target, engine.Situation)
-        mechs = checked.report.detail.get("mechs", [])
-        if not mechs:
-            raise forms.problem("attacker.mechs", "the pilot has no mech yet; add one first")
-        if situation.mech is not None and situation.mech >= len(mechs):
-            raise forms.problem("situation.mech", f"the pilot has {len(mechs)} mech{'s' if len(mechs) > 1 else ''}; "
-                                                  f"count from 0")
-        house = checked.document.get("house_rules", {})
-        readings = {key: house.get(key, OPTIONS[key].default) for key in ("accuracy", "crit-dice", "overcharge")}
-        chosen = range(len(mechs)) if situation.mech is None else [situation.mech]
-        grit = checked.report.stats["grit"].value
-        return {"attacker": checked.document["name"], "grit": grit,
-                "mechs": [engine.odds(checked.document, checked.catalogue, grit, i, mechs[i], target, situation, readings)
-                          for i in chosen],
-                "target": target.model_dump(), "situation": situation.model_dump()}
 
 
 def picked(post, name: str, verb: str, where: str, model, items) -> list[str]:
@@ -216,8 +195,8 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
     beta = document.get("house_rules", {}).get("mech-skills", OPTIONS["mech-skills"].default) == "beta-five"
     skills = c.BETA_SKILLS if beta or document.get("hase", {}).get("targeting") else c.HASE
     mechs = []
-    for m, (mech, detail) in enumerate(zip(document.get("mechs", []), report.detail.get("mechs", []))):
-        more = detail["stats"]["limited_bonus"]["value"] if detail else 0  # L-B08, from the mech's Engineering
+    for m, (mech, detail) in enumerate(zip(document.get("mechs", []), report.detail.mechs)):
+        more = detail.stats["limited_bonus"].value  # L-B08, from the mech's Engineering
         frame = frames[mech["frame"]]
         at = f"mech-{m}"  # its pickers' form fields start so
         held = document.get("core_bonuses", [])
@@ -249,10 +228,10 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
                     "boxes": range(c.limited_uses(items[k], more)), "kept": shown_as_text(items[k]),
                     "tags": tag_text(items[k], catalogue)}
                    for s, k in enumerate(mech["systems"])]
-        value = {k: v["value"] for k, v in detail["stats"].items()}
+        value = {k: v.value for k, v in detail.stats.items()}
         mechs.append({"index": m, "at": at, "mech": mech, "frame": frame, "frame_kept": shown_as_text(frame),
                       "mounts": mounts, "systems": systems,
-                      "stats": [(STAT_LABELS[k], detail["stats"][k]) for k in MECH_STATS],
+                      "stats": [(STAT_LABELS[k], detail.stats[k]) for k in MECH_STATS],
                       "hp_boxes": range(value["hp"]), "heat_boxes": range(value["heatcap"]),
                       "structure_boxes": range(value["structure"]), "stress_boxes": range(value["stress"]),
                       "meter": next((mt for mt in report.meters if mt.key == f"sp_{m}"), None),

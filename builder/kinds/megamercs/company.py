@@ -6,6 +6,7 @@ issues, each support line's cost and issues, and what the pickers mark as over t
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from types import SimpleNamespace
 from typing import Any
 
@@ -33,12 +34,11 @@ class Page(KindPage):
     summary_meters = {"credits": "Credits"}
     value_fields = ("name", "notes", "credit_budget")
     live_fragments = ("builder/megamercs/company/fragments/live.jinja",)
+    anchors = (("units[{i}]*", "units-{i}"), ("drones[{i}]*", "drones-{i}"), ("infantry[{i}]*", "infantry-{i}"),
+               ("aircraft[{i}]*", "aircraft-{i}"), ("credit_budget", "budget"))
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), "name": "New company"}
-
-    anchors = (("units[{i}]*", "units-{i}"), ("drones[{i}]*", "drones-{i}"), ("infantry[{i}]*", "infantry-{i}"),
-               ("aircraft[{i}]*", "aircraft-{i}"), ("credit_budget", "budget"))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -107,15 +107,15 @@ def written(example: dict[str, Any]) -> dict[str, Any]:
 
 def context(checked, editable: dict[str, str]) -> dict[str, Any]:
     report, document = checked.report, checked.document
-    roster = report.detail.get("roster", [])
-    units = [dict(m, entry=document["units"][i], edit_url=editable.get(m["ref"]),
-                  issues=report.issues_at(m["path"]), anchor=f"units-{i}")
-             for i, m in enumerate(r for r in roster if r["kind"] in ("unit", "missing"))]
+    roster = report.detail.roster
+    units = [dict(asdict(m), entry=document["units"][i], edit_url=editable.get(m.ref),
+                  issues=report.issues_at(m.path), anchor=f"units-{i}")
+             for i, m in enumerate(r for r in roster if r.kind in ("unit", "missing"))]
     for unit in units:
         entry = unit["entry"]
         unit["field"] = f"build:{entry['build']}" if entry.get("build") else f"unit:{json.dumps(entry['unit'])}"
-    rows = {name: [dict(m, index=i, issues=report.issues_at(m["path"])) for i, m in
-                   enumerate(r for r in roster if r["kind"] == name)] for name in SECTIONS}
+    rows = {name: [dict(asdict(m), index=i, issues=report.issues_at(m.path)) for i, m in
+                   enumerate(r for r in roster if r.kind == name)] for name in SECTIONS}
     for row, entry in zip(rows["drone"], document.get("drones", [])):
         row.update(entry)
     for name in SUPPORT:
@@ -123,7 +123,7 @@ def context(checked, editable: dict[str, str]) -> dict[str, Any]:
             row["count"] = entry.get("count", 1)
     return {"units": units, "drones": rows["drone"], "infantry": rows["infantry"], "aircraft": rows["aircraft"],
             "support": [(name, rows[name], label, HINTS[name]) for name, label in SUPPORT.items()],
-            "budget": report.detail.get("budget"),
+            "budget": report.detail.budget,
             "credit_meter": next((m for m in report.meters if m.key == "credits"), None),
             "company_issues": [i for i in report.issues if not i.path.startswith(("units[", "drones[",
                                                                                    "infantry[", "aircraft["))]}

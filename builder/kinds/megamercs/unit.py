@@ -12,12 +12,11 @@ from typing import Any
 
 from catalogue.rulesets.base import Catalogue
 from catalogue.rulesets.megamercs import damage
-from catalogue.rulesets.megamercs import preview as engine
-from catalogue.rulesets.megamercs.rules import EDGE_LABELS, types_label
+from catalogue.rulesets.megamercs.rules import EDGE_LABELS, GridCell, GridLayout, types_label
 from catalogue.rulesets.megamercs.schema import EDGES, LOCATION_LABELS, Chassis, Equipment, Weapon
 
 from ... import forms
-from ..base import KindPage, target_and_situation
+from ..base import KindPage
 
 MAX_FORM_MOUNTS = 32
 MAX_BOXES = 120  # HP boxes a card prints
@@ -41,16 +40,14 @@ class Page(KindPage):
                                  ("flying", "flying", False), ("in_building", "squad in a building", False))),
                      ("E-War actions", (("lock_attempt", "lock on", False), ("jam_attempt", "jam", False),
                                         ("hack_attempt", "hack", False))))
-    previews = True
     to_fit = ("MM-R01",)  # no chassis picked yet
     summary_meters: dict[str, str] = {}
     live_fragments = ("builder/megamercs/unit/fragments/live.jinja",)
+    anchors = (("mounts[{i}]", "mount-{i}"), ("hardpoints.{key}*", "hardpoint-{key}"), ("grids.{key}*", "grid-{key}"),
+               ("chassis", "chassis-card"))
 
     def describe(self, document: dict[str, Any]) -> str:
         return ""
-
-    anchors = (("mounts[{i}]", "mount-{i}"), ("hardpoints.{key}*", "hardpoint-{key}"), ("grids.{key}*", "grid-{key}"),
-               ("chassis", "chassis-card"))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -123,15 +120,6 @@ class Page(KindPage):
                      **{flag: fields.get(flag) == "on" for flag in SITUATION_FLAGS}}
         return {"target": target, "situation": situation}
 
-    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
-        """Every weapon profile of the unit against the target the request describes."""
-        target, situation = target_and_situation(request, engine.Target, engine.Situation)
-        unit = checked.resolved
-        if unit is None:
-            raise forms.problem("attacker.chassis", "pick a chassis first")
-        return {"attacker": checked.document["name"], **engine.odds(unit, target, situation),
-                "target": target.model_dump(), "situation": situation.model_dump()}
-
 
 def context(checked) -> dict[str, Any]:
     document, catalogue, report = checked.document, checked.catalogue, checked.report
@@ -139,7 +127,7 @@ def context(checked) -> dict[str, Any]:
     mounts = document.get("mounts", [])
     hardpoints = []
     if isinstance(chassis, Chassis):
-        details = {h["key"]: h for h in report.detail.get("hardpoints", [])}
+        free = {h.key: h.free for h in report.detail.hardpoints}
         meters = {m.key: m for m in report.meters}
         for hp in chassis.hardpoints:
             mine = [{"index": i, "item": catalogue.items[m["item"]], "ammo": m.get("ammo"),
@@ -148,7 +136,7 @@ def context(checked) -> dict[str, Any]:
             meter = meters.get(f"hp-{hp.key}")
             hardpoints.append({
                 "hp": hp, "name": hp.name, "types": types_label(hp.types), "location": LOCATION_LABELS[hp.location],
-                "mounted": mine, "free": details.get(hp.key, {}).get("free", hp.size),
+                "mounted": mine, "free": free.get(hp.key, hp.size),
                 "issues": report.issues_at(f"hardpoints.{hp.key}"),
                 "meter": meter,
             })
@@ -156,19 +144,19 @@ def context(checked) -> dict[str, Any]:
             "mount_rows": [{"index": i, **m} for i, m in enumerate(mounts)],
             "integrated": [catalogue.items[k] for k in (chassis.integrated if isinstance(chassis, Chassis) else [])
                            if isinstance(catalogue.items.get(k), (Weapon, Equipment))],
-            "grids": [drawn(g, report) for g in report.detail.get("grids", [])],
-            "weapons": [{**w, "boxes": range(w["limited"] or 0)} for w in report.detail.get("weapons", [])],
-            "dr": [(EDGE_LABELS[e], v) for e, v in report.detail["dr"].items()] if "dr" in report.detail else [],
+            "grids": [drawn(g, report) for g in report.detail.grids],
+            "weapons": report.detail.weapons,
+            "dr": [(EDGE_LABELS[e], v) for e, v in report.detail.dr.items()],
             "unit_issues": [i for i in report.issues if not i.path.startswith(("mounts[", "hardpoints.", "grids."))]}
 
 
-def drawn(layout: dict[str, Any], report) -> dict[str, Any]:
+def drawn(layout: GridLayout, report) -> dict[str, Any]:
     """A grid's hexes placed for SVG: a track is a row, a bi-directional track a column, a radial grid rings."""
-    cells = layout["cells"]
+    cells = layout.cells
     w = math.sqrt(3) * HEX
-    if layout["type"] == "track":
+    if layout.type == "track":
         centres = [(w / 2 + i * w, HEX) for i in range(len(cells))]
-    elif layout["type"] == "bi_directional":
+    elif layout.type == "bi_directional":
         centres = [(w / 2 + (i % 2) * w / 2, HEX + i * 1.5 * HEX) for i in range(len(cells))]
     else:
         centres = [axial_to_xy(q, r) for q, r in radial_order(len(cells))]
@@ -178,20 +166,21 @@ def drawn(layout: dict[str, Any], report) -> dict[str, Any]:
     for (x, y), cell in zip(centres, cells):
         points = " ".join(f"{x + HEX * math.cos(math.radians(a)):.1f},{y + HEX * math.sin(math.radians(a)):.1f}"
                           for a in (-90, -30, 30, 90, 150, 210))
-        shapes.append({"points": points, "x": round(x, 1), "y": round(y + 3, 1), "kind": cell["kind"],
-                      "label": cell["label"], "mark": mark(cell), "fill": FILLS[cell["kind"]]})
-    return {**layout, "shapes": shapes, "type_label": GRID_LABELS[layout["type"]], "width": round(max(x for x, _ in centres) + w / 2 + 1, 1),
+        shapes.append({"points": points, "x": round(x, 1), "y": round(y + 3, 1), "kind": cell.kind,
+                      "label": cell.label, "mark": mark(cell), "fill": FILLS[cell.kind]})
+    return {"location": layout.location, "label": layout.label, "hexes": layout.hexes, "shapes": shapes,
+            "type_label": GRID_LABELS[layout.type], "width": round(max(x for x, _ in centres) + w / 2 + 1, 1),
             "height": round(max(y for _, y in centres) + HEX + 1, 1),
-            "issues": report.issues_at(f"grids.{layout['location']}")}
+            "issues": report.issues_at(f"grids.{layout.location}")}
 
 
-def mark(cell: dict[str, str]) -> str:
+def mark(cell: GridCell) -> str:
     """The letters inside a hex: P for the Pilot, C Crew, L Leg Parts, T Treads, an item's initials."""
-    if cell["kind"] == "empty":
+    if cell.kind == "empty":
         return ""
-    if cell["kind"] != "item":
-        return {"pilot": "P", "crew": "C", "leg_parts": "L", "treads": "T"}[cell["kind"]]
-    return "".join(word[0] for word in cell["label"].split()[:2]).upper()
+    if cell.kind != "item":
+        return {"pilot": "P", "crew": "C", "leg_parts": "L", "treads": "T"}[cell.kind]
+    return "".join(word[0] for word in cell.label.split()[:2]).upper()
 
 
 def radial_order(count: int) -> list[tuple[int, int]]:

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-
-from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.rulesets.base import Catalogue, field_or
 from catalogue.rulesets.metallurgent import RULESET
 from catalogue.rulesets.metallurgent import preview as engine
 from catalogue.rulesets.metallurgent.places import MOUNTS
-from catalogue.rulesets.metallurgent.rules import CHASSIS_ABILITIES, METTLE, Anvil
+from catalogue.rulesets.metallurgent.rules import CHASSIS_ABILITIES, Anvil, LoadTolerance
 from catalogue.rulesets.metallurgent.schema import (
     CHIPSET_CARRIERS,
     MAX_CHIPSETS,
@@ -25,10 +23,9 @@ from catalogue.rulesets.metallurgent.schema import (
 )
 from catalogue.rulesets.metallurgent.tracks import chipset_carriers, loadable_chipsets, tracks
 
-from ... import forms, store
-from ...models import Build
+from ... import forms
 from ...session import mine
-from ..base import KindPage, situation_of
+from ..base import KindPage
 
 TASKS = ("vanguard", "sniper", "recon", "defender", "artillerist", "commander")
 CONDITIONS = ("intact", "damaged", "degraded", "disabled", "destroyed")
@@ -46,10 +43,10 @@ class Page(KindPage):
     preview_flags = (("The target is…", (("target_flanking", "Flanking", False), ("target_low", "Low", False),
                                          ("target_painted", "Painted", False), ("target_locked", "Locked", False),
                                          ("attacker_flanking", "and I am Flanking", False))),)
-    previews = True
     to_fit = ("M-R01",)  # a Component or the FCS not chosen yet
     summary_meters = {"load": "Load", "en_drain": "EN drain", "gear": "Gear"}
     live_fragments = ("builder/metallurgent/anvil/fragments/live.jinja",)
+    anchors = (("gear[{i}]", "gear-{i}"), *((slot, f"slot-{slot}") for slot in SLOTS))
 
     def describe(self, document: dict[str, Any]) -> str:
         return (document.get("task") or "").capitalize()
@@ -60,8 +57,6 @@ class Page(KindPage):
             if link["issue"].code in ON_MOUNT:
                 link["anchor"] = f"mount-{link['issue'].path}"
         return context
-
-    anchors = (("gear[{i}]", "gear-{i}"), *((slot, f"slot-{slot}") for slot in SLOTS))
 
     def document_from_post(self, post, pack_ref: str, catalogue: Catalogue | None = None, request=None,
                            notices: list | None = None) -> dict[str, Any]:
@@ -132,10 +127,8 @@ class Page(KindPage):
     # --- combat preview ------------------------------------------------------------------------
 
     def preview_context(self, request, document, build) -> dict[str, Any]:
-        """Targets: the conventional units and this browser's other Anvils."""
-        pack = latest_pack(RULESET.key, "squad")
+        """Targets: the conventional units (the base's) and this browser's other Anvils."""
         return {**super().preview_context(request, document, build),
-                "preview_units": catalogue_by_ref(pack.ref).of("conventional_unit") if pack else [],
                 "preview_anvils": [b for b in mine(request, RULESET.key, "anvil") if build is None or b.pk != build.pk],
                 # "winds_heavy" reads "Winds, heavy"
                 "weathers": [(w, w.replace("_", ", ").capitalize())
@@ -162,40 +155,6 @@ class Page(KindPage):
             situation[bid] = True
         return {"target": target, "situation": situation}
 
-    def preview(self, checked, request: dict[str, Any]) -> dict[str, Any]:
-        """Every attack of this Anvil, with its Pilot's Mettle (6 without one, M-R90), against the target."""
-        if not isinstance(request, dict) or "target" not in request or not set(request) <= {"target", "situation"}:
-            raise forms.problem("(request)", 'send {"attacker": ..., "target": ..., "situation": {...}}')
-        chosen = situation_of(engine.Situation, request)
-        return engine.preview(checked.resolved, target_of(request["target"], checked), chosen, mettle(checked))
-
-
-def mettle(checked) -> int:
-    return (checked.report.detail.get("pilot") or {}).get("mettle", METTLE)
-
-
-def target_of(spec: Any, attacker) -> engine.Target:
-    """A target: {"unit": key} from the units pack, {"build": share id} of a saved Anvil, or an Anvil document."""
-    if isinstance(spec, dict) and set(spec) == {"unit"}:
-        pack = latest_pack(RULESET.key, "squad")
-        catalogue = catalogue_by_ref(pack.ref) if pack else None
-        key = spec["unit"]
-        unit = catalogue.items.get(key) if catalogue and isinstance(key, str) else None
-        if unit is None or catalogue.categories[key] != "conventional_unit":
-            raise forms.problem("target.unit", f"unknown unit {str(key)[:40]!r}")
-        return engine.target_from_unit(unit)
-    if isinstance(spec, dict) and set(spec) == {"build"}:
-        build = Build.objects.filter(share_id=str(spec["build"])[:40], ruleset=RULESET.key, kind="anvil").first()
-        if build is None:
-            raise forms.problem("target.build", f"{str(spec['build'])[:40]!r} is not a saved Anvil's share id")
-        spec = build.document
-    if not isinstance(spec, dict):
-        raise forms.problem("target", 'give {"unit": key}, {"build": share id} or an Anvil')
-    target = store.check(spec)
-    if target.kind is not attacker.kind:
-        raise forms.problem("target", "the target must be an Anvil or a conventional unit")
-    return engine.target_from_anvil(target.resolved)
-
 
 def trackers(anvil, stats) -> list[dict]:
     """The Anvil's tracks (tracks.py) as rows of tick boxes, a long one cut at MAX_BOXES."""
@@ -205,12 +164,11 @@ def trackers(anvil, stats) -> list[dict]:
             for t in tracks(anvil, stats)]
 
 
-
 def live(checked) -> dict[str, Any]:
     """What changes on every edit: issues at each slot and Gear row, bars, chart and stats (cheap)."""
     document, catalogue, report, anvil = checked.document, checked.catalogue, checked.report, checked.resolved
     meters = {m.key: m for m in report.meters}
-    arcs = report.detail.get("arcs", {})
+    arcs = report.detail.arcs
     shown_paths = set(SLOTS)
     # Core and Arms host Gear, so changing them reshapes the Gear section: a structural edit.
     slots = [{"slot": slot, "label": SLOT_LABELS[slot], "part": anvil.parts[slot],
@@ -234,7 +192,7 @@ def live(checked) -> dict[str, Any]:
         "document": document, "slots": slots, "mounts": mounts, "report": report, "anvil": anvil,
         "other_issues": [i for i in report.issues if i.path not in shown_paths],
         "meters": report.meters, "gear_meter": meters.get("gear"), "stats": report.stats,
-        "load_chart": load_chart(report.detail.get("load_tolerance")),
+        "load_chart": load_chart(report.detail.load_tolerance),
         "chipset_options": loadable_chipsets(catalogue),
     }
 
@@ -257,16 +215,16 @@ def _gear_kind(item: Any) -> str:
 CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_RIGHT = 360, 150, 76, 8  # the left margin holds the row labels
 
 
-def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
+def load_chart(tolerance: LoadTolerance | None) -> dict[str, Any] | None:
     """Geometry for the Load Tolerance chart: one band per breakpoint and a marker at the current load.
 
     The axis starts a little below the first breakpoint, where the choices are, not at 0 ST.
     """
-    if not detail:
+    if tolerance is None:
         return None
-    spread, load = detail["breakpoints"], detail["load"]
-    top = spread[-1]["max_load"]
-    low = max(0, min(spread[0]["max_load"] - 6, load - 2))
+    spread, load = tolerance.breakpoints, tolerance.load
+    top = spread[-1].max_load
+    low = max(0, min(spread[0].max_load - 6, load - 2))
     high = max(top, load) + 4
     plot = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
 
@@ -279,17 +237,17 @@ def load_chart(detail: dict[str, Any] | None) -> dict[str, Any] | None:
     bands, previous = [], low
     for index, bp in enumerate(spread):
         bands.append({
-            "x": svg(x(previous)), "width": svg(x(bp["max_load"]) - x(previous)),
-            "active": index == detail["active"], "mid": svg((x(previous) + x(bp["max_load"])) / 2),
-            "max_load": bp["max_load"], "cruise": bp["cruise"], "flank": bp["flank"], "init": bp["init"],
+            "x": svg(x(previous)), "width": svg(x(bp.max_load) - x(previous)),
+            "active": index == tolerance.active, "mid": svg((x(previous) + x(bp.max_load)) / 2),
+            "max_load": bp.max_load, "cruise": bp.cruise, "flank": bp.flank, "init": bp.init,
         })
-        previous = bp["max_load"]
+        previous = bp.max_load
     return {
         "width": CHART_WIDTH, "height": CHART_HEIGHT, "bands": bands, "load": load, "top": top,
         "marker": svg(x(load)), "label_x": svg(min(max(x(load), CHART_LEFT + 30), CHART_WIDTH - 60)),
-        "overloaded": detail["active"] is None, "over_x": svg(x(top)),
+        "overloaded": tolerance.active is None, "over_x": svg(x(top)),
         "over_width": svg(x(high) - x(top)), "over_mid": svg((x(high) + x(top)) / 2),
-        "mobility_base": detail["mobility_base"], "low": low, "label_right": CHART_LEFT - 6,
+        "mobility_base": tolerance.mobility_base, "low": low, "label_right": CHART_LEFT - 6,
     }
 
 

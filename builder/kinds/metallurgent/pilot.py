@@ -127,10 +127,10 @@ def context(checked, saved_history: int) -> dict[str, Any]:
     for choice in document.get("proficiencies", []):
         chosen.setdefault(choice["knowledge"], []).append(choice["proficiency"])
     improvements = []
-    for row in report.detail["knowledges"]:
-        picks = chosen.get(row["key"], [])
-        slots = max(row["granted"], len(picks))
-        improvements += [{"knowledge": row["key"], "label": row["knowledge"], "options": KNOWLEDGES[row["key"]],
+    for row in report.detail.knowledges:
+        picks = chosen.get(row.key, [])
+        slots = max(row.granted, len(picks))
+        improvements += [{"knowledge": row.key, "label": row.knowledge, "options": KNOWLEDGES[row.key],
                           "value": picks[n] if n < len(picks) else ""} for n in range(slots)]
     return {
         "document": document, "report": report, "ledger": ledger, "specs": specs,

@@ -8,6 +8,7 @@ they get back the squad's issues and the opponent's name (builder.live).
 from __future__ import annotations
 
 from copy import deepcopy
+from dataclasses import asdict
 from typing import Any
 
 from catalogue.rulesets.base import Catalogue
@@ -27,6 +28,7 @@ ANCHORS = (("platoons[{p}].members[{m}]*", "member-{p}-{m}"), ("platoons[{p}]*",
 class Page(KindPage):
     value_fields = ("name", "notes", "players", "opponent")
     live_fragments = ("builder/metallurgent/squad/fragments/live.jinja",)
+    anchors = ANCHORS
 
     def blank(self, pack_ref: str) -> dict[str, Any]:
         return {**super().blank(pack_ref), **deepcopy(self.kind.starter)}  # a copy: each new squad fills its own Platoon
@@ -75,8 +77,6 @@ class Page(KindPage):
             "opponent": forms.share_id(post.get("opponent", ""), "opponent"),
         }
 
-    anchors = ANCHORS
-
     def roster_for(self, field: str) -> Roster | None:
         """Each Platoon's add box: this browser's Anvils or the pack's conventional units."""
         index = field.removeprefix("add-")
@@ -105,9 +105,9 @@ class Page(KindPage):
 
     def sheet_context(self, checked, build) -> dict[str, Any]:
         context_ = context(checked)
-        units = [u for p in context_["platoons"] for u in p["units"]]
-        context_["conventional"] = list({u["ref"]: checked.catalogue.items[u["ref"]]
-                                         for u in units if u["kind"] == "unit"}.values())
+        units = [u for p in checked.report.detail.platoons for u in p.units]
+        context_["conventional"] = list({u.ref: checked.catalogue.items[u.ref]
+                                         for u in units if u.kind == "unit"}.values())
         return context_
 
 def _member(value: str, path: str) -> dict[str, str]:
@@ -117,22 +117,21 @@ def _member(value: str, path: str) -> dict[str, str]:
     return {kind: ref}
 
 def context(checked) -> dict[str, Any]:
-    report = checked.report
-    platoons = report.detail.get("platoons", [])
-    for platoon in platoons:
-        for unit in platoon["units"]:
-            unit["member"] = f"{'build' if unit['kind'] != 'unit' else 'unit'}:{unit['ref']}"
-            unit["anchor"] = anchor_of(ANCHORS, unit["path"])
-            unit["issues"] = report.issues_at(unit["path"])
-            unit["item"] = checked.catalogue.items.get(unit["ref"]) if unit["kind"] == "unit" else None
-        platoon["issues"] = report.issues_at(f"platoons[{platoon['index']}]")
-        platoon["add_unit"] = enlist_field(platoon["index"])
-        platoon["meter"] = next(m for m in report.meters if m.key == f"platoon_{platoon['index']}_slots")
+    report, items = checked.report, checked.catalogue.items
+    # The page's rows: each Platoon's and unit's fields with what the page adds (the Report stays as made).
+    platoons = [{**asdict(platoon),
+                 "units": [{**asdict(unit), "member": f"{'build' if unit.kind != 'unit' else 'unit'}:{unit.ref}",
+                            "anchor": anchor_of(ANCHORS, unit.path), "issues": report.issues_at(unit.path),
+                            "item": items.get(unit.ref) if unit.kind == "unit" else None}
+                           for unit in platoon.units],
+                 "issues": report.issues_at(f"platoons[{platoon.index}]"), "add_unit": enlist_field(platoon.index),
+                 "meter": next(m for m in report.meters if m.key == f"platoon_{platoon.index}_slots")}
+                for platoon in report.detail.platoons]
     squad_issues = [i for i in report.issues if not i.path.startswith("platoons[")]
     issue_links = [{"issue": i, "anchor": anchor_of(ANCHORS, i.path)} for i in report.issues]
-    by_initiative = sorted((p for p in platoons if p["initiative"] is not None), key=lambda p: -p["initiative"])
+    by_initiative = sorted((p for p in report.detail.platoons if p.initiative is not None), key=lambda p: -p.initiative)
     return {"document": checked.document, "report": report, "platoons": platoons, "squad_issues": squad_issues,
             "by_initiative": by_initiative,
             "issue_links": issue_links,
             "stats": report.stats,
-            "turn_order": report.detail.get("turn_order"), "opponent_name": report.detail.get("opponent")}
+            "turn_order": report.detail.turn_order, "opponent_name": report.detail.opponent}

@@ -6,7 +6,6 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from builder import store
-from builder.kinds import page_for
 from catalogue.management import exit_on_bad_input
 from catalogue.rulesets.base import BuildError
 
@@ -40,5 +39,5 @@ class Command(BaseCommand):
                 request["target"] = {"build": build}
             elif against:
                 request["target"] = store.decode(Path(against).read_bytes())
-            result = page_for(checked.ruleset.key, checked.kind.key).preview(checked, request)
+            result = store.preview(checked, request)
         self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False, default=str))

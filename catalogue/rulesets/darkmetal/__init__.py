@@ -1,8 +1,8 @@
 """DARK METAL: Mercenaries in the Deep. A Squad Leader and the allies hired from the same budgets, d10 pools."""
 from pathlib import Path
 
-from ..spec import Dice, DiceOption, ItemRef, Kind, PackLink, Ruleset
-from . import audit, campaign, places, rules
+from ..spec import Dice, DiceOption, ItemRef, Kind, PackLink, Preview, Ruleset
+from . import audit, campaign, places, preview, rules
 from .dice import darkmetal_pool
 from .schema import CATEGORIES, CATEGORY_LABELS, SKILLS, TRAIT_NAMES, LeaderBuild
 
@@ -19,7 +19,8 @@ RULESET = Ruleset(
                        ItemRef("allies[].hired_as"), ItemRef("allies[].upgrades[].template", "allies[].upgrades[]"),
                        ItemRef("allies[].armor"), ItemRef("allies[].weapons[]", "allies[].weapons[]"),
                        ItemRef("allies[].items[]", "allies[].items[]"), ItemRef("injuries[].item", "injuries[]")),
-                places=places.leader_places, cosmetic=("name", "notes", "player")),),
+                places=places.leader_places, cosmetic=("name", "notes", "player"), detail=rules.LeaderDetail,
+                previewer=Preview(preview.preview_leader)),),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
     data_dir=Path(__file__).parent / "data",

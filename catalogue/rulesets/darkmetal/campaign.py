@@ -25,7 +25,7 @@ def check(build: LeaderBuild, catalogue: Catalogue, report: Report) -> None:
     for i, ally in enumerate(build.allies):
         check_path(ally, catalogue, f"allies[{i}]", report)
         check_knock_out(build, ally, catalogue, f"allies[{i}]", report)
-    report.detail["ally_records"] = [record(build, ally, catalogue) for ally in build.allies]
+    report.detail.ally_records = [record(build, ally, catalogue) for ally in build.allies]
 
 
 # --- records that cannot be read as history -------------------------------------------------------
@@ -141,11 +141,21 @@ def totals(build: LeaderBuild) -> bool:
     return setting(costs.OPTIONS, build, "ally-costs") == "totals"
 
 
+@dataclass(slots=True)
+class Tier:
+    """An ally's hire or one of its upgrades, as paid for (DM-R66)."""
+
+    name: str
+    campaign: int
+    price: int
+    currency: str  # "rep" or "arp"
+
+
 @dataclass
 class Ledger:
     """What an ally's hire and upgrades cost, in the currency each was paid in."""
 
-    tiers: list[dict[str, Any]] = field(default_factory=list)
+    tiers: list[Tier] = field(default_factory=list)
     rep: int = 0
     arp: int = 0
 
@@ -158,7 +168,7 @@ def ledger(ally: Ally, catalogue: Catalogue, totals: bool = False) -> Ledger:
 
     def pay(tier, campaign: int, currency: str, cost: tuple[int, int]) -> None:
         price = cost[0] if currency == "rep" else cost[1]
-        book.tiers.append({"name": tier.name, "campaign": campaign, "price": price, "currency": currency})
+        book.tiers.append(Tier(tier.name, campaign, price, currency))
         if currency == "rep":
             book.rep += price
         else:
@@ -232,12 +242,25 @@ def check_knock_out(build: LeaderBuild, ally: Ally, catalogue: Catalogue, path: 
                    f"Recruits are not revived.", "Dismiss the ally, or record that the Captain was petitioned.")
 
 
-def record(build: LeaderBuild, ally: Ally, catalogue: Catalogue) -> dict[str, Any]:
+@dataclass(slots=True)
+class AllyRecord:
+    """An ally's campaign record, as its card shows it."""
+
+    name: str
+    tiers: list[Tier]  # its hire, then its upgrades (DM-R66)
+    rep_paid: int
+    arp_paid: int
+    arp_earned: int  # DM-R65
+    arp_left: int  # of its own earned ARP, for its upgrades and gear (DM-R62)
+    status: str  # "active", "out for this campaign" or "not revived" (DM-R67)
+
+
+def record(build: LeaderBuild, ally: Ally, catalogue: Catalogue) -> AllyRecord:
     """An ally's path with prices, ARP earned and left, and what dismissing it returns (DM-R63)."""
     book = ledger(ally, catalogue, totals(build))
     income = earned(build, ally)
-    return {"name": ally.name, "tiers": book.tiers, "rep_paid": book.rep, "arp_paid": book.arp, "arp_earned": income,
-            "arp_left": max(0, income - book.arp), "status": status(build, ally, catalogue)}
+    return AllyRecord(ally.name, book.tiers, book.rep, book.arp, income, max(0, income - book.arp),
+                      status(build, ally, catalogue))
 
 
 # --- the optional Injury rule (DM-R71) ------------------------------------------------------------

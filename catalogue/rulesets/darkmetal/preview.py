@@ -12,7 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import BuildError
 from ..dice import Distribution
+from ..house_rules import setting
+from ..spec import Previewing
+from .costs import OPTIONS
 from .dice import darkmetal_die, darkmetal_pool
+from .rules import attacks
 from .schema import FiringMode, Key
 
 SIZE_TARGET = {"tiny": 8, "small": 7, "average": 6, "large": 5}  # Base Attack Roll (L1104)
@@ -242,8 +246,23 @@ def weapon_odds(weapon, pools: dict[str, int], aim: int, situation: Situation, b
 
 def leader_preview(report, weapons, awareness_half_steps: int, situation: Situation, boosts=(),
                    readings: Readings = Readings()) -> dict:
-    pools = {row["trait"]: row["pool"] for row in report.detail["traits"]}
+    pools = {row.trait: row.pool for row in report.detail.traits}
     aim = aim_dice(awareness_half_steps, reading=readings.aim) if situation.aimed else 0
     bulk = report.stats["bulk"].value
     return {"situation": situation.model_dump(), "aim": aim,
             "attacks": [weapon_odds(w, pools, aim, situation, bulk, boosts, readings) for w in weapons]}
+
+
+# The preview's readings a table may choose in its house rules: Readings field, house-rule option.
+PREVIEW_READINGS = (("range_step", "range-step"), ("aim", "aim-dice"), ("close_range", "close-range"),
+                    ("support", "support-dice"))
+
+
+def preview_leader(previewing: Previewing) -> dict:
+    """The Leader's weapons (hands, and what else attacks, DM-R25) against the target the situation describes."""
+    leader, items, report = previewing.build, previewing.catalogue.items, previewing.report
+    weapons = [items[pick.item] for pick in leader.hands] + attacks(leader, items, report.detail.implants)
+    readings = Readings(**{name: setting(OPTIONS, leader, option) for name, option in PREVIEW_READINGS})
+    result = leader_preview(report, weapons, leader.traits["awa"], previewing.read(Situation),
+                            [items[key] for key in report.detail.boosts], readings)
+    return {**result, "attacker": leader.name}

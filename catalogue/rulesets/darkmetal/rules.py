@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Detail, Meter, Report, Stat, pack_problems, parse_as
 from ..house_rules import setting
 from . import campaign
-from .campaign import communication
+from .campaign import AllyRecord, communication
 from .costs import MAX_PURCHASED, OPTIONS, level, root_path, template_cost, traits_of
 from .schema import SKILLS, TRAIT_NAMES, TRAITS, AttachWeapon, Cyber, LeaderBuild, Splice, Weapon
 
@@ -83,6 +83,99 @@ def fates_and_reserves(half_steps: int, reading: str = "summary") -> tuple[int, 
     return fate, reserve
 
 
+@dataclass(slots=True)
+class AllyCost:
+    """What an ally costs the Leader's pools, and what dismissing it returns (DM-R63)."""
+
+    hire_rep: int  # its hire's price in Rep, and in ARP: it is paid in one of the two
+    hire_arp: int
+    gear_rep: int  # its weapons, items and armour, the free basic weapon aside (DM-R58)
+    refund_rep: int
+    refund_arp: int
+
+
+@dataclass(slots=True)
+class ExchangeRow:
+    """An owned thing, and what selling it now returns (DM-R51, DM-R52)."""
+
+    path: str  # where it is in the build, as issues name places: `hands[0]`
+    name: str
+    paid: int
+    campaign: int  # bought in
+    refund: int
+    terms: str  # "full exchange" or "50% refund"
+
+
+@dataclass(slots=True)
+class TraitRow:
+    """A Base Trait as the sheet shows it (DM-R01-DM-R16)."""
+
+    trait: str  # its key: "ath"
+    name: str
+    base: str  # the level bought, as written: "2½"
+    modifier: float  # levels MES, armour and injuries add
+    pool: int  # d10s rolled (DM-R15)
+    fate: int  # Attribute Fate (DM-R16, DM-R69)
+    reserve: list[str]  # Reserve Dice (DM-R16)
+    cost: int  # Rep paid for the level bought (DM-R03)
+    next_cost: int | None  # Rep for the next half step; None at the top
+
+
+@dataclass(slots=True)
+class SkillRow:
+    """A Knowledge Skill the Leader has (DM-R11)."""
+
+    key: str
+    name: str
+    level: int  # bought, plus what MES add
+    bonus: int  # what MES add (Cuttle Skin)
+
+
+@dataclass(slots=True)
+class AmmoBonusRow:
+    """More ammunition from training (Every Single Round): `percent` more, rounded up, from `at_least` Ammo."""
+
+    percent: int
+    at_least: int
+
+
+@dataclass(slots=True)
+class AbilityRow:
+    """A Knowledge ability unlocked, or one an MES grants beside another (L701)."""
+
+    name: str
+    skill: str  # the Knowledge Skill's name, or the granting MES's
+    level: int | None  # the skill level it unlocks at; None for an MES's
+    text: str
+    frequency: str  # its limit on uses ("1/scenario"), or ""
+
+
+@dataclass(slots=True)
+class ComSkillRow:
+    """A Communication Skill the Communication level unlocks."""
+
+    name: str
+    text: str
+    frequency: str
+
+
+@dataclass(slots=True)
+class LeaderDetail(Detail):
+    """What a Leader's check works out for its pages, beside issues, stats and meters."""
+
+    ally_records: list[AllyRecord] = field(default_factory=list)  # each ally's path, ARP and status (DM-R62-DM-R67)
+    ally_costs: list[AllyCost] = field(default_factory=list)  # each ally's prices, in the order hired
+    exchange: list[ExchangeRow] = field(default_factory=list)  # what selling each owned thing returns (DM-R51)
+    traits: list[TraitRow] = field(default_factory=list)  # every Base Trait, in sheet order
+    skills: list[SkillRow] = field(default_factory=list)  # the Knowledge Skills held
+    ammo_bonus: AmmoBonusRow | None = None  # training's extra ammunition, if any
+    abilities: list[AbilityRow] = field(default_factory=list)  # Knowledge abilities unlocked, and MES grants
+    implants: list[str] = field(default_factory=list)  # MES keys that strike as a Melee Weapon now (DM-R25)
+    boosts: list[str] = field(default_factory=list)  # MES keys whose attack boosts work (not under Sys, DM-R18)
+    communication: list[ComSkillRow] = field(default_factory=list)  # Communication Skills unlocked
+    negated: list[str] = field(default_factory=list)  # MES names whose bonuses Sys armour negates (DM-R18)
+
+
 def parse(document: Any) -> LeaderBuild:
     return parse_as(LeaderBuild, document)
 
@@ -143,7 +236,7 @@ def check_keys(build: LeaderBuild, catalogue: Catalogue) -> None:
 def validate(document: Any, catalogue: Catalogue, linked: Any = None) -> Report:
     build = parse(document)
     check_keys(build, catalogue)
-    report = Report()
+    report = Report(detail=LeaderDetail())
     campaign.check(build, catalogue, report)
     items = catalogue.items
     sheet = Sheet(negate_drawbacks=setting(OPTIONS, build, "sys-negation") == "everything",  # A-54: Move 4, Power
@@ -364,13 +457,13 @@ def working(sheet: Sheet, items) -> list:
     return [] if sheet.sys > 0 else [items[key] for key in dict.fromkeys(sheet.installed)]
 
 
-def granted(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet) -> list[dict]:
+def granted(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet) -> list[AbilityRow]:
     """Abilities an MES gives beside another, as many uses a scenario as the finished Leader's score (L701;
     DM-R31 reading: "once per level of Splice" counts uses a scenario, like the other limited uses)."""
     scores, mods = final_scores(build, sheet), working(sheet, catalogue.items)
     keys = {mod.key for mod in mods}
-    return [{"name": mod.grants.ability, "skill": mod.name, "level": None, "text": mod.description,
-             "frequency": f"{scores[mod.grants.per]}/{setting(OPTIONS, build, 'splice-uses')}"}
+    return [AbilityRow(mod.grants.ability, mod.name, None, mod.description,
+                       f"{scores[mod.grants.per]}/{setting(OPTIONS, build, 'splice-uses')}")
             for mod in mods if mod.grants and mod.grants.alongside in keys and scores[mod.grants.per] > 0]
 
 
@@ -382,10 +475,10 @@ def implants(build: LeaderBuild, sheet: Sheet, items) -> list[str]:
     return [] if blocked else [mod.key for mod in working(sheet, items) if mod.strike]
 
 
-def carried_ammo(ammo: int, bonus: dict | None) -> int:
+def carried_ammo(ammo: int, bonus: AmmoBonusRow | None) -> int:
     """A weapon's ammunition with an ammo bonus from training (Every Single Round: +10%, rounded up, from 4)."""
-    if bonus and ammo >= bonus["at_least"]:
-        return ammo + math.ceil(ammo * bonus["percent"] / 100)
+    if bonus and ammo >= bonus.at_least:
+        return ammo + math.ceil(ammo * bonus.percent / 100)
     return ammo
 
 
@@ -572,9 +665,7 @@ def check_allies(build: LeaderBuild, catalogue: Catalogue, report: Report) -> tu
         gear_rep = weapons_rep(ally.weapons, template, catalogue, kept) + sum(items[k].cost or 0 for k in ally.items)
         gear_rep += items[ally.armor].cost if ally.armor else 0
         refund_rep, refund_arp = campaign.paid(build, ally, catalogue, gear_rep)
-        report.detail.setdefault("ally_costs", []).append(
-            {"hire_rep": hire_rep, "hire_arp": hire_arp, "gear_rep": gear_rep, "refund_rep": refund_rep,
-             "refund_arp": refund_arp})
+        report.detail.ally_costs.append(AllyCost(hire_rep, hire_arp, gear_rep, refund_rep, refund_arp))
         # A-42: what counts toward Max Ally Value (its tier and gear; a house rule may count the tier alone)
         value = hire_rep + (0 if setting(OPTIONS, build, "ally-value") == "tier" else gear_rep)
         rep, arp = campaign.charges(build, ally, catalogue, gear_rep)
@@ -673,10 +764,9 @@ def exchange(build: LeaderBuild, catalogue: Catalogue, report: Report) -> None:
     owned += [(f"hands[{i}]", p, items[p.item].cost) for i, p in enumerate(build.hands)]
     owned += [(f"attach[{i}]", p, attach_price(items[p.item], build, items)) for i, p in enumerate(build.attach)]
     owned += [(f"backpack[{i}]", p, items[p.item].cost or 0) for i, p in enumerate(build.backpack)]
-    report.detail["exchange"] = [
-        {"path": path, "name": items[pick.item].name, "paid": paid, "campaign": pick.campaign,
-         "refund": refund(paid, pick.campaign, build.campaign),
-         "terms": "full exchange" if build.campaign - pick.campaign <= 1 else "50% refund"}
+    report.detail.exchange = [
+        ExchangeRow(path, items[pick.item].name, paid, pick.campaign, refund(paid, pick.campaign, build.campaign),
+                    "full exchange" if build.campaign - pick.campaign <= 1 else "50% refund")
         for path, pick, paid in owned]
     report.add("DM-R53", "info", "rebuild",
                "The one-time full rebuild has been used." if build.wipe_rebuild_used
@@ -696,11 +786,10 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
         fate, reserve = fates_and_reserves(min(MAX_PURCHASED, earning), setting(OPTIONS, build, "reserve-dice"))
         if trait in ("kno", "com"):
             fate, reserve = 0, []
-        rows.append({"trait": trait, "name": TRAIT_NAMES[trait], "base": level(base),
-                     "modifier": sheet.trait_mods[trait], "pool": pool(effective), "fate": fate,
-                     "reserve": reserve, "cost": trait_cost(min(base, MAX_PURCHASED)),
-                     "next_cost": 50 * (base + 1) if base < MAX_PURCHASED else None})
-    report.detail["traits"] = rows
+        rows.append(TraitRow(trait, TRAIT_NAMES[trait], level(base), sheet.trait_mods[trait], pool(effective), fate,
+                             reserve, trait_cost(min(base, MAX_PURCHASED)),
+                             50 * (base + 1) if base < MAX_PURCHASED else None))
+    report.detail.traits = rows
     com = communication(build, catalogue.items)
     stats["bhp"] = Stat("BHP", sheet.bhp, "Squad Leader 3, with Splices (DM-R68)")
     stats["ahp"] = Stat("AHP", sheet.ahp, "from armour and Cyber; lost before BHP")
@@ -726,23 +815,22 @@ def derive(build: LeaderBuild, catalogue: Catalogue, sheet: Sheet, report: Repor
     report.meters.append(Meter("backpack", "Backpack Slots", sheet.backpack_used,
                                sheet.backpack_capacity, "", "backpack"))
     skills = skill_levels(build, sheet)
-    report.detail["skills"] = [{"key": k, "name": SKILLS[k], "level": skills[k], "bonus": skills[k] - build.knowledge[k]}
-                               for k in SKILLS if skills.get(k)]
+    report.detail.skills = [SkillRow(k, SKILLS[k], skills[k], skills[k] - build.knowledge[k])
+                            for k in SKILLS if skills.get(k)]
     abilities = [a for a in catalogue.of("knowledge_ability") if skills.get(a.skill, 0) >= a.level]
     bonus = next((a.ammo_bonus for a in abilities if a.ammo_bonus), None)
-    report.detail["ammo_bonus"] = bonus.model_dump() if bonus else None
+    report.detail.ammo_bonus = AmmoBonusRow(bonus.percent, bonus.at_least) if bonus else None
     activate = max((n for at, n in GROUP_ACTIVATE.items() if com >= at), default=0)
     if setting(OPTIONS, build, "group-activate") == "trait" and com >= 2:
         activate = com // 2  # the house rule: the skill text's "equal to your Communication trait"
     if activate:
         stats["group_activate"] = Stat("Group Activate", activate, "allies activated with the Leader (A-07)")
-    report.detail["abilities"] = [{"name": a.name, "skill": SKILLS[a.skill], "level": a.level,
-                                   "text": a.description, "frequency": a.frequency} for a in abilities]
-    report.detail["abilities"] += granted(build, catalogue, sheet)
-    report.detail["implants"] = implants(build, sheet, catalogue.items)
-    report.detail["boosts"] = [mod.key for mod in working(sheet, catalogue.items) if mod.boost]
+    report.detail.abilities = [AbilityRow(a.name, SKILLS[a.skill], a.level, a.description, a.frequency)
+                               for a in abilities] + granted(build, catalogue, sheet)
+    report.detail.implants = implants(build, sheet, catalogue.items)
+    report.detail.boosts = [mod.key for mod in working(sheet, catalogue.items) if mod.boost]
     # A-08: the table's "Com Lev" counts half levels, unless the table reads it as whole levels.
     scale = 2 if setting(OPTIONS, build, "com-skill-levels") == "levels" else 1
-    report.detail["communication"] = [{"name": s.name, "text": s.description, "frequency": s.frequency}
-                                      for s in catalogue.of("communication_skill") if com >= scale * s.com_half_steps]
-    report.detail["negated"] = sheet.negated
+    report.detail.communication = [ComSkillRow(s.name, s.description, s.frequency)
+                                   for s in catalogue.of("communication_skill") if com >= scale * s.com_half_steps]
+    report.detail.negated = sheet.negated

@@ -1,8 +1,8 @@
 """Ember·Obsidian Protocol: M.A.P. mechs from Part cards and a Pilot, squads with Drones, on custom dice."""
 from pathlib import Path
 
-from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
-from . import dice, places, rules
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Preview, Ruleset
+from . import dice, places, preview, rules
 from .secrecy import SECRECY
 from .schema import CATEGORIES, CATEGORY_LABELS, MechBuild, SquadBuild
 
@@ -10,8 +10,10 @@ KINDS = (
     # The stance a Mech deploys in matters at the table (the preview), to no construction rule.
     Kind("mech", "Mech", MechBuild, "part", lambda build, catalogue, linked: rules.validate(build, catalogue),
          items=(ItemRef("parts{}", dropped=True), ItemRef("pilot")), secrecy=SECRECY, places=places.mech_places,
-         cosmetic=("name", "notes", "stance"), resolve=rules.resolve),
+         cosmetic=("name", "notes", "stance"), resolve=rules.resolve, detail=rules.MechDetail,
+         previewer=Preview(preview.preview_mech, ("target", "situation"), (Link("target.build", "mech", owned=False),))),
     Kind("squad", "Squad", SquadBuild, "part", rules.validate_squad, links=(Link("mechs[].build", "mech"),),
+         detail=rules.SquadDetail,
          items=(ItemRef("mechs[].mech.parts{}", "mechs[]"), ItemRef("mechs[].mech.pilot", "mechs[]"),
                 ItemRef("drones[].drone", "drones[]")), places=places.squad_places),
 )

@@ -10,9 +10,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..base import ShareId
+from ..base import BuildError, ShareId
+from ..spec import Previewing
 from . import dice
 from .construction import Mech, actions_of, derived
+from .rules import parse, resolve
 from .places import SLOT_LABELS
 
 
@@ -234,3 +236,29 @@ def mech_preview(mech: Mech, offensive: bool, target: DefenderModel, situation: 
             "defending": defending and {"name": defending.name, "dodge": defender.dodge,
                                         "parts": {SLOT_LABELS[s]: p and p.name for s, p in parts.items()}},
             "situation": situation.model_dump()}
+
+
+def preview_mech(previewing: Previewing) -> dict:
+    """Every attack action of the Mech's Parts against the Part the request describes, or a whole Mech."""
+    target, situation = previewing.read(DefenderModel, "target"), previewing.read(SituationModel)
+    mech = previewing.build
+    return mech_preview(resolve(mech, previewing.catalogue), mech.stance == "offensive", target, situation,
+                        defending_mech(target, previewing))
+
+
+def defending_mech(target: DefenderModel, previewing: Previewing) -> Mech | None:
+    """The Mech a preview target names: one of the pack's examples, or a saved Mech as its share link shows it
+    (a secret Part stays secret: E-R25)."""
+    catalogue = previewing.catalogue
+    if target.mech is not None:
+        example = next((e for e in catalogue.examples if e.get("kind") == "mech" and e.get("name") == target.mech),
+                       None)
+        if example is None:
+            raise BuildError([{"path": "target.mech",
+                               "message": f"{catalogue.pack} has no example Mech named {target.mech[:40]!r}"}])
+        written = {k: v for k, v in example.items() if k not in ("kind", "notes")}
+        return resolve(parse({**written, "pack": catalogue.pack, "extensions": list(catalogue.extensions)}), catalogue)
+    if target.build is not None:
+        saved = previewing.saved(target.build, "target.build", "Mech")
+        return resolve(parse(saved.document), saved.catalogue)
+    return None

@@ -3,17 +3,43 @@ its derived values, Timings and starting tokens; the squad's Pilot IDs, command 
 saved Mechs and its Drones."""
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Detail, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
 from ..house_rules import load, setting
 from . import construction as c
 from .schema import SLOT_LETTERS, Drone, MechBuild, PartCard, Pilot, Projectile, SquadBuild
 
 OPTIONS = load(Path(__file__).parent / "data")
 UNSOURCED = "an authored format: the rulebook's squad rules (chapter 5) are missing"
+
+
+@dataclass(slots=True)
+class MechDetail(Detail):
+    timings: dict[str, list[str]] = field(default_factory=dict)  # E-R21, E-R22: the actions starting each Timing
+    not_performable: dict[str, str] = field(default_factory=dict)  # actions the Mech lists but cannot start: why
+
+
+@dataclass(slots=True)
+class SquadMech:
+    """A Mech of the squad as its roster row shows it: what is in view (E-R25), and its verdict."""
+
+    path: str
+    name: str
+    pilot: str
+    id_number: str
+    parts: int
+    legal: bool
+    points: int
+    secret: int  # Parts kept secret
+
+
+@dataclass(slots=True)
+class SquadDetail(Detail):
+    projectiles: list[str] = field(default_factory=list)  # E-R14: the Projectile cards the squad brings
+    roster: list[SquadMech] = field(default_factory=list)
 
 
 def parse(document: Any) -> MechBuild:
@@ -38,7 +64,7 @@ def resolve(build: MechBuild, catalogue: Catalogue, prefix: str = "") -> c.Mech:
 def validate(document: Any, catalogue: Catalogue) -> Report:
     build = parse(document)
     mech = resolve(build, catalogue)
-    report = Report()
+    report = Report(detail=MechDetail(c.timings(mech), c.not_performable(mech)))
     for issue in c.check_mech(mech):
         report.add(issue.code, issue.severity, issue.path, issue.message)
     for slot in build.discarded:
@@ -56,8 +82,6 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
     report.meters.append(Meter("parts", "Part cards", len(mech.filled), c.MAX_PARTS, "", "parts"))
     for key, (value, explain) in c.derived(mech).items():
         report.stats[key] = Stat(key.title(), value, explain)
-    report.detail["timings"] = c.timings(mech)
-    report.detail["not_performable"] = c.not_performable(mech)
     return report
 
 
@@ -81,7 +105,7 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
     if problems:
         raise BuildError(problems)
     linked = linked or {}
-    report = Report()
+    report = Report(detail=SquadDetail())
     mechs, paths, legal = [], [], {}
     for i, entry in enumerate(squad.mechs):
         if entry.mech is not None:
@@ -146,14 +170,14 @@ def validate_squad(document: Any, catalogue: Catalogue, linked: dict[str, Linked
     # Part's come with it when it is revealed).
     launched = {a.launches for m in shown for slot, p in m.parts.items() for a in c.actions_of(p, slot in m.discarded)
                 if a.launches} | {a.launches for d in drones for a in d.actions if a.launches}
-    report.detail["projectiles"] = sorted(key for key in launched if isinstance(catalogue.items.get(key), Projectile))
-    for key in sorted(launched - set(report.detail["projectiles"])):
+    report.detail.projectiles = sorted(key for key in launched if isinstance(catalogue.items.get(key), Projectile))
+    for key in sorted(launched - set(report.detail.projectiles)):
         report.add("E-R14", "warning", "mechs", f"An action places '{key[:60]}', which {catalogue.pack} has no "
                                                 f"Projectile card for.")
-    report.detail["roster"] = [
-        {"path": f"mechs[{i}]", "name": mech.name, "pilot": mech.pilot.name if mech.pilot else "no Pilot",
-         "id_number": mech.pilot.id_number if mech.pilot else "—", "parts": len(mech.filled), "legal": legal[i],
-         "points": mech_points(c.shown(mech)), "secret": len(mech.hidden)}
+    report.detail.roster = [
+        SquadMech(f"mechs[{i}]", mech.name, mech.pilot.name if mech.pilot else "no Pilot",
+                  mech.pilot.id_number if mech.pilot else "—", len(mech.filled), legal[i],
+                  mech_points(c.shown(mech)), len(mech.hidden))
         for i, mech in zip(paths, mechs)]
     report.stats["mechs"] = Stat("Mechs", len(mechs), "saved Mechs that open")
     report.stats["drones"] = Stat("Drones", len(drones), "by count")

@@ -2,8 +2,8 @@
 LANCER 1.0's; the beta chapter's differences are house-rule readings. Lancer Content Packs (.lcp) load as packs."""
 from pathlib import Path
 
-from ..spec import Dice, DiceOption, Exchange, ItemRef, Kind, Link, Ruleset
-from . import compcon, lcp, places, rules
+from ..spec import Dice, DiceOption, Exchange, ItemRef, Kind, Link, Preview, Ruleset
+from . import compcon, lcp, places, preview, rules
 from .cells import CELLS
 from .dice import d20_check
 from .schema import CATEGORIES, CATEGORY_LABELS, LanceBuild, PilotBuild
@@ -20,8 +20,10 @@ RULESET = Ruleset(
                     ItemRef("mechs[].frame", MECH), ItemRef("mechs[].mounts[].weapons[]", paired="mods"),
                     ItemRef("mechs[].mounts[].mods[]", in_place=True),
                     ItemRef("mechs[].systems[]", "mechs[].systems[]")),
-             places=places.pilot_places, cosmetic=("name", "notes", "callsign")),
-        Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),)),
+             places=places.pilot_places, cosmetic=("name", "notes", "callsign"), detail=rules.PilotDetail,
+             previewer=Preview(preview.preview_pilot, ("target", "situation"))),
+        Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),),
+             detail=rules.LanceDetail),
     ),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,

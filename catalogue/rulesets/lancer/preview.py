@@ -12,7 +12,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..base import BuildError
 from ..dice import Distribution, pool
+from ..house_rules import setting
+from ..spec import Previewing
+from .rules import OPTIONS, PilotMech
 
 CRIT_TOTAL = 20
 DICE = re.compile(r"^\s*(?:(\d+)d(\d+))?\s*(?:([+-])?\s*(\d+))?\s*$")
@@ -143,7 +147,7 @@ class Situation(BaseModel):
     overcharges: int = Field(0, ge=0, le=4)  # Overcharges already taken since the last full repair
 
 
-def odds(document: dict[str, Any], catalogue, grit: int, index: int, mech_detail: dict[str, Any], target: Target,
+def odds(document: dict[str, Any], catalogue, grit: int, index: int, mech_detail: PilotMech, target: Target,
          situation: Situation, readings: dict[str, str]) -> dict[str, Any]:
     """Each weapon of the pilot's mech at `index` against the target, then its best turn with the heat it costs."""
     mech = document["mechs"][index]
@@ -265,7 +269,7 @@ def shifted(roll: Distribution, by: int) -> Distribution:
     return Distribution(roll.offset + by, roll.probabilities)
 
 
-def turn(attacks: list[dict[str, Any]], mech_detail: dict[str, Any], situation: Situation,
+def turn(attacks: list[dict[str, Any]], mech_detail: PilotMech, situation: Situation,
          readings: dict[str, str]) -> dict[str, Any]:
     """L-R30, L-R33: a Barrage with the two best weapons, or a Superheavy alone (L-R08), and with Overcharge a
     Skirmish by the best other weapon (L-R31); bonus damage on the first weapon fired only (L-R34). Heat is the
@@ -286,7 +290,29 @@ def turn(attacks: list[dict[str, Any]], mech_detail: dict[str, Any], situation: 
     if situation.overcharge:
         step = OVERCHARGE[readings.get("overcharge", "1.0")][min(situation.overcharges, 3)]
         heat = heat + damage_roll(step)
-    cap = int(mech_detail["stats"]["heatcap"]["value"])
+    cap = int(mech_detail.stats["heatcap"].value)
     return {"actions": "Barrage" + (" + Overcharge Skirmish" if situation.overcharge and regular else ""),
             "weapons": [a["name"] for a in fired], "expected_damage": expected, "expected_heat": heat.mean(),
             "overcharge_step": step, "heat_cap": cap, "p_over_cap": heat.at_least(cap + 1)}
+
+
+READINGS = ("accuracy", "crit-dice", "overcharge")  # the preview's house-rule readings
+
+
+def preview_pilot(previewing: Previewing) -> dict[str, Any]:
+    """Every weapon of every mech (or the one `situation.mech` names) against the target the request describes."""
+    target, situation = previewing.read(Target, "target"), previewing.read(Situation)
+    pilot, report = previewing.build, previewing.report
+    mechs = report.detail.mechs
+    if not mechs:
+        raise BuildError([{"path": "attacker.mechs", "message": "the pilot has no mech yet; add one first"}])
+    if situation.mech is not None and situation.mech >= len(mechs):
+        raise BuildError([{"path": "situation.mech", "message": f"the pilot has {len(mechs)} "
+                                                                f"mech{'s' if len(mechs) > 1 else ''}; count from 0"}])
+    readings = {key: setting(OPTIONS, pilot, key) for key in READINGS}
+    grit, document = report.stats["grit"].value, pilot.model_dump(mode="json")
+    chosen = range(len(mechs)) if situation.mech is None else [situation.mech]
+    return {"attacker": pilot.name, "grit": grit,
+            "mechs": [odds(document, previewing.catalogue, grit, i, mechs[i], target, situation, readings)
+                      for i in chosen],
+            "target": target.model_dump(), "situation": situation.model_dump()}

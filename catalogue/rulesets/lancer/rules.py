@@ -2,16 +2,82 @@
 statistics (L-B08, L-B14) and load-out (L-B09 to L-B13)."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Detail, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
 from ..house_rules import load, setting
 from . import construction as c
 from .schema import CoreBonus, Frame, LanceBuild, Mod, PilotBuild, PilotGear, Skill, System, Talent, Weapon
 
 OPTIONS = load(Path(__file__).parent / "data")
 PILOT_HP, PILOT_EVASION, PILOT_EDEF, PILOT_SPEED = 6, 10, 10, 4  # L-R05, lancer-data's base_pilot_*
+
+
+@dataclass(slots=True)
+class MechStat:
+    """One derived statistic of a mech and how it was worked out (L-B08, L-B14)."""
+
+    value: int | float  # Size may be ½
+    explain: str
+
+
+@dataclass(slots=True)
+class PilotMech:
+    """One mech of the pilot as its sheet and the combat preview read it."""
+
+    name: str
+    frame: str  # the frame's name
+    stats: dict[str, MechStat]  # by construction.derived's keys
+    sp_used: int  # L-B10: the SP its systems, weapons and mods take
+
+
+@dataclass(slots=True)
+class PilotDetail(Detail):
+    mechs: list[PilotMech] = field(default_factory=list)  # the pilot's mechs, in the build's order
+
+
+@dataclass(slots=True)
+class LanceMech:
+    """A mech of a lance's pilot as the GM's roster shows it."""
+
+    name: str
+    frame: str  # the frame's name
+    stats: dict[str, int | float]  # ROSTER_STATS' values, by key
+
+
+@dataclass(slots=True)
+class LancePilot:
+    """A saved pilot of the lance: who, at what LL, legal or not (with the codes that make it not), its mechs."""
+
+    path: str
+    ref: str  # the saved pilot's share id
+    name: str
+    callsign: str
+    ll: int
+    legal: bool
+    missing: bool  # always False: a MissingPilot stands for one that is gone
+    codes: list[str]
+    grit: int
+    mechs: list[LanceMech]
+
+
+@dataclass(slots=True)
+class MissingPilot:
+    """A lance's link that opens no pilot (deleted, mistyped or another kind: HP-LINK); it has none of a pilot's
+    fields but its name."""
+
+    path: str
+    ref: str  # the share id the lance names
+    name: str
+    missing: bool = True
+    mechs: list[LanceMech] = field(default_factory=list)  # always empty: every row lists its mechs
+
+
+@dataclass(slots=True)
+class LanceDetail(Detail):
+    pilots: list[LancePilot | MissingPilot] = field(default_factory=list)  # the roster, in the lance's order
 
 
 def parse(document: Any) -> PilotBuild:
@@ -53,7 +119,7 @@ def resolve(pilot: PilotBuild, catalogue: Catalogue) -> None:
 def validate(document: Any, catalogue: Catalogue) -> Report:
     pilot = parse(document)
     resolve(pilot, catalogue)
-    report = Report()
+    report = Report(detail=PilotDetail())
     advancement = c.Pilot(pilot.ll, dict(pilot.hase), dict(pilot.triggers), dict(pilot.talents),
                           dict(pilot.licences), list(pilot.core_bonuses))
     skills = c.BETA_SKILLS if setting(OPTIONS, pilot, "mech-skills") == "beta-five" else c.HASE
@@ -73,13 +139,13 @@ def validate(document: Any, catalogue: Catalogue) -> Report:
         report.meters.append(Meter(key, label, used, spend[key], "", key))
     report.stats["grit"] = Stat("Grit", grit, f"LL {ll} ÷ 2, rounded {'up' if reading == 'ceil' else 'down'} (L-B02)")
     report.stats.update(pilot_stats(pilot, catalogue, ll, grit))
-    report.detail["mechs"] = [mech_report(pilot, m, mech, catalogue, ll, reading, report)
-                              for m, mech in enumerate(pilot.mechs)]
+    report.detail.mechs = [mech_report(pilot, m, mech, catalogue, ll, reading, report)
+                           for m, mech in enumerate(pilot.mechs)]
     return report
 
 
 def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: int, grit_reading: str,
-                report: Report) -> dict[str, Any]:
+                report: Report) -> PilotMech:
     """One mech's derived statistics, with their computations, and its load-out checked."""
     items = catalogue.items
     frame = items[mech.frame]
@@ -105,8 +171,7 @@ def mech_report(pilot: PilotBuild, index: int, mech, catalogue: Catalogue, ll: i
     used = (sum(s.sp for s in systems) + sum(m.sp for mount in mounts for m in mount.mods if m is not None)
             + sum(w.sp for mount in mounts for w in mount.weapons))
     report.meters.append(Meter(f"sp_{index}", f"{mech.name} SP", used, derived["sp"][0], "SP", f"{path}.systems"))
-    return {"name": mech.name, "frame": frame.name, "stats": {k: {"value": v, "explain": e} for k, (v, e) in derived.items()},
-            "sp_used": used}
+    return PilotMech(mech.name, frame.name, {k: MechStat(v, e) for k, (v, e) in derived.items()}, used)
 
 
 def pilot_bonuses(pilot: PilotBuild, catalogue: Catalogue, ll: int, grit: int) -> list[c.Bonus]:
@@ -167,7 +232,7 @@ def validate_lance(build: Any, catalogue: Catalogue, linked: dict[str, Linked | 
     if problems:
         raise BuildError(problems)
     linked = linked or {}
-    report = Report()
+    report = Report(detail=LanceDetail())
     members, rows = [], []
     for i, entry in enumerate(lance.pilots):
         path, link = f"pilots[{i}]", linked.get(entry.build)
@@ -180,7 +245,7 @@ def validate_lance(build: Any, catalogue: Catalogue, linked: dict[str, Linked | 
         else:
             member_errors(report, path, link.name, (issue.code for issue in link.report.errors))
             members.append(link)
-    report.detail["pilots"] = rows
+    report.detail.pilots = rows
     levels = [m.document.get("ll", 0) for m in members]
     report.stats["pilots"] = Stat("Pilots", len(members), "saved pilots that open")
     report.stats["mechs"] = Stat("Mechs", sum(len(m.document.get("mechs", [])) for m in members), "across the lance")
@@ -193,15 +258,13 @@ def validate_lance(build: Any, catalogue: Catalogue, linked: dict[str, Linked | 
 ROSTER_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap")
 
 
-def roster_row(path: str, share_id: str, link: Linked | None) -> dict[str, Any]:
+def roster_row(path: str, share_id: str, link: Linked | None) -> LancePilot | MissingPilot:
     """What a GM reads about one pilot of the lance: who, at what LL, legal or not, and each mech's key stats."""
     if link is None or link.kind != "pilot":
-        return {"path": path, "ref": share_id, "name": link.name if link else f"missing pilot {share_id}",
-                "missing": True, "mechs": []}
+        return MissingPilot(path, share_id, link.name if link else f"missing pilot {share_id}")
     document, report = link.document, link.report
-    mechs = [{"name": mech["name"], "frame": detail["frame"],
-              "stats": {k: detail["stats"][k]["value"] for k in ROSTER_STATS}}
-             for mech, detail in zip(document.get("mechs", []), report.detail.get("mechs", []))]
-    return {"path": path, "ref": share_id, "name": link.name, "callsign": document.get("callsign", ""),
-            "ll": document.get("ll", 0), "legal": report.legal, "missing": False,
-            "codes": sorted({i.code for i in report.errors}), "grit": report.stats["grit"].value, "mechs": mechs}
+    mechs = [LanceMech(mech["name"], detail.frame, {k: detail.stats[k].value for k in ROSTER_STATS})
+             for mech, detail in zip(document.get("mechs", []), report.detail.mechs)]
+    return LancePilot(path, share_id, link.name, callsign=document.get("callsign", ""), ll=document.get("ll", 0),
+                      legal=report.legal, missing=False, codes=sorted({i.code for i in report.errors}),
+                      grit=report.stats["grit"].value, mechs=mechs)

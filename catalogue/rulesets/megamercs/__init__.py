@@ -1,8 +1,8 @@
 """MEGA MERCS 2028: mecha, tanks and VTOLs on typed, sized hard-points, companies on a credit budget, d100."""
 from pathlib import Path
 
-from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
-from . import company, places, rules
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Preview, Ruleset
+from . import company, places, preview, rules
 from .cells import CELLS
 from .dice import d100_roll_under
 from .schema import CATEGORIES, CATEGORY_LABELS, CompanyBuild, UnitBuild
@@ -14,13 +14,14 @@ RULESET = Ruleset(
     kinds=(
         Kind("unit", "Unit", UnitBuild, "chassis", lambda build, catalogue, linked: rules.validate(build, catalogue),
              items=(ItemRef("chassis"), ItemRef("mounts[].item", "mounts[]")),
-             places=places.unit_places, resolve=rules.resolve),
+             places=places.unit_places, resolve=rules.resolve, detail=rules.UnitDetail,
+             previewer=Preview(preview.preview_unit, ("target", "situation"))),
         Kind("company", "Company", CompanyBuild, "chassis", company.validate,
              links=(Link("units[].build", "unit"),),
              items=(ItemRef("units[].unit.chassis", "units[]"), ItemRef("units[].unit.mounts[].item", "units[].unit.mounts[]"),
                     ItemRef("drones[].drone", "drones[]"), ItemRef("infantry[].item", "infantry[]"),
                     ItemRef("aircraft[].item", "aircraft[]")),
-             places=places.company_places),
+             places=places.company_places, detail=company.CompanyDetail),
     ),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Detail, Linked, Meter, Report, Stat, member_errors, pack_problems, parse_as
 from ..house_rules import setting
 from . import rules
 from .rules import OPTIONS
 from .schema import Aircraft, CompanyBuild, Drone, InfantrySquad, UnitBuild
 
 
-@dataclass
+@dataclass(slots=True)
 class Member:
     """One roster line: what it is, what it costs, and what it lends the company's drones."""
 
@@ -26,6 +26,12 @@ class Member:
     controllers: int = 0
     docking: int = 0
     codes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class CompanyDetail(Detail):
+    roster: list[Member] = field(default_factory=list)  # the units, then drones, infantry and aircraft
+    budget: int | None = None  # MM-R20: the credit cap (the company's, else the table's); None: no cap
 
 
 def parse(document: Any) -> CompanyBuild:
@@ -77,14 +83,14 @@ def summarised(path: str, name: str, unit_report: Report, report: Report, ref: s
     return Member(path, name, "unit", stats["credits"].value if "credits" in stats else 0, unit_report.legal,
                   detail=" · ".join(f"{stats[k].label} {stats[k].value}" for k in ("chassis", "hp") if k in stats),
                   ref=ref, controllers=drones.value if drones else 0,
-                  docking=unit_report.detail.get("docking", 0), codes=sorted({i.code for i in unit_report.errors}))
+                  docking=unit_report.detail.docking, codes=sorted({i.code for i in unit_report.errors}))
 
 
 def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] | None = None) -> Report:
     company = parse(build)
     check_keys(company, catalogue)
     linked = linked or {}
-    report = Report()
+    report = Report(detail=CompanyDetail())
     units = [unit_member(f"units[{i}]", u, catalogue, linked, report) for i, u in enumerate(company.units)]
     drones = check_drones(company, catalogue, units, report)
     infantry = check_infantry(company, catalogue, report)
@@ -105,8 +111,8 @@ def validate(build: Any, catalogue: Catalogue, linked: dict[str, Linked | None] 
                        f"The company costs {total} credits; the budget is {budget}.",
                        f"Cut {total - budget} credits: lighter load-outs, or fewer units.")
     report.stats["units"] = Stat("Units", len(units), f"{sum(m.legal for m in units)} legal")
-    report.detail["roster"] = [m.__dict__ for m in roster]
-    report.detail["budget"] = budget
+    report.detail.roster = roster
+    report.detail.budget = budget
     return report
 
 

@@ -12,11 +12,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..base import BuildError
 from ..dice import pool
 from ..house_rules import setting
+from ..spec import Previewing
 from .damage import HIT_ROLLS, hp_damage
 from .dice import d100_opposed, d100_roll_under
-from .rules import OPTIONS, Mounted, Unit, bonuses, stacked
+from .rules import OPTIONS, Mounted, Unit, bonuses, resolve, stacked
 from .schema import Edge, Profile, attribute
 
 FRONT_ARC = frozenset({"front", "front_left", "front_right"})  # evasion is only through the front arc (L333)
@@ -317,3 +319,13 @@ def infantry_losses(profile: Profile, hits, evasion: float, damage: int, blast, 
         caught = 1 + (target.members - 1) * (1 - save / 100) if blast.y == 0 else target.members * (1 - save / 100)
         result.update(blast_save=save, expected_casualties=max(casualties, p_hit * caught))
     return result
+
+
+def preview_unit(previewing: Previewing) -> dict[str, Any]:
+    """Every weapon profile of the unit against the target the request describes."""
+    target, situation = previewing.read(Target, "target"), previewing.read(Situation)
+    unit = resolve(previewing.build, previewing.catalogue)
+    if unit is None:
+        raise BuildError([{"path": "attacker.chassis", "message": "pick a chassis first"}])
+    return {"attacker": previewing.build.name, **odds(unit, target, situation),
+            "target": target.model_dump(), "situation": situation.model_dump()}

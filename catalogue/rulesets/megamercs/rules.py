@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as
+from ..base import BuildError, Catalogue, Detail, Meter, Report, Stat, pack_problems, parse_as
 from ..house_rules import load, setting
 from .schema import (
     EDGES,
@@ -74,6 +74,82 @@ class Unit:
         return found
 
 
+@dataclass(slots=True)
+class ProfileLine:
+    """One attack profile (or the chosen ammunition, MM-R09) as the weapons list prints it."""
+
+    name: str
+    accuracy: int
+    range: int | str  # hexes, or "melee"
+    rof: int
+    damage: int
+    damage_type: str  # in words: "small arms"
+    internal: int
+    penetration: int
+    attributes: list[str]  # their labels
+
+
+@dataclass(slots=True)
+class WeaponLine:
+    """A weapon the unit fields, where it sits and its profiles."""
+
+    path: str  # the mount, or "chassis" when integrated
+    name: str
+    size: int
+    types: str  # its type symbols, in words
+    location: str  # the location's label, or "integrated"
+    cost: int
+    ammo: str | None  # a mecha's chosen ammunition (MM-R09)
+    limited: int | None  # Limited Ammo: uses a game (MM-R41)
+    variable_ammo: bool
+    profiles: list[ProfileLine]
+
+
+@dataclass(slots=True)
+class HardpointLine:
+    """A hard-point, what it takes and what it holds (MM-R02 to MM-R04), fitted or not."""
+
+    key: str
+    name: str
+    size: int
+    types: str  # its type symbols, in words
+    location: str  # the location's label
+    pintle: bool
+    coaxial: bool
+    items: list[str]  # the names of what it mounts
+    free: int  # size left; below 0 when overfull (MM-R03)
+
+
+@dataclass(slots=True)
+class GridCell:
+    """One hex of an internals grid."""
+
+    kind: str  # "pilot", "crew", "leg_parts", "treads", "item" or "empty"
+    label: str  # the special internal or item in words; "" when empty
+
+
+@dataclass(slots=True)
+class GridLayout:
+    """An internals grid (MM-R15) with its hexes in the order damage takes them, last first (MM-A19 reading)."""
+
+    location: str
+    label: str  # the location's label
+    type: str  # "track", "bi_directional" or "radial"
+    hexes: int
+    cells: list[GridCell]
+
+
+@dataclass(slots=True)
+class UnitDetail(Detail):
+    # Items mounted where they do not fit, each with its rule (MM-R02, MM-R04, MM-R06): they count for nothing.
+    not_counted: list[str] = field(default_factory=list)
+    dr: dict[str, int] = field(default_factory=dict)  # Damage Reduction by hex edge and "top", bonuses stacked (MM-F03)
+    docking: int = 0  # small drones the equipment docks (MM-R14)
+    weapons: list[WeaponLine] = field(default_factory=list)  # the weapons that count, integrated ones first
+    hardpoints: list[HardpointLine] = field(default_factory=list)  # the chassis card's, in its order
+    grids: list[GridLayout] = field(default_factory=list)  # MM-R15: what fills each internals grid
+
+
 def parse(document: Any) -> UnitBuild:
     return parse_as(UnitBuild, document)
 
@@ -107,7 +183,7 @@ def resolve(build: UnitBuild, catalogue: Catalogue, path: str = "") -> Unit | No
 
 
 def validate(build: Any, catalogue: Catalogue) -> Report:
-    report = Report()
+    report = Report(detail=UnitDetail())
     unit = resolve(parse(build), catalogue)
     if unit is None:
         report.add("MM-R01", "error", "chassis", "No chassis picked yet.", "Pick a mecha, tank, vehicle or VTOL.")
@@ -126,7 +202,7 @@ def fitted(unit: Unit, report: Report) -> Unit:
     """The unit as it can be fielded: without the items a placement rule refuses where they are mounted."""
     refused = {issue.path: issue.code for issue in report.errors if issue.code in PLACEMENT_RULES}
     left = [m for m in unit.mounted if m.index is not None and m.path in refused]
-    report.detail["not_counted"] = [f"{m.item.name} not counted: {refused[m.path]}" for m in left]
+    report.detail.not_counted = [f"{m.item.name} not counted: {refused[m.path]}" for m in left]
     if left:
         report.stats["not_counted"] = Stat("Not counted", ", ".join(f"{m.item.name} ({refused[m.path]})" for m in left),
                                            "mounted where it does not fit: no bonus, attribute, drone control or "
@@ -339,8 +415,8 @@ def derive(unit: Unit, report: Report, paid: Unit | None = None) -> None:
     accuracy, explain = stacked(bonuses(unit, "accuracy"))
     stats["accuracy"] = Stat("Accuracy bonus", f"{accuracy:+d}", explain or "no equipment or ability bonus")
     dr_bonus, dr_explain = stacked(bonuses(unit, "dr"))
-    report.detail["dr"] = {edge: getattr(chassis.dr, edge) + dr_bonus for edge in (*EDGES, "top")}
-    stats["dr"] = Stat("Damage Reduction", " / ".join(f"{report.detail['dr'][e]}" for e in (*EDGES, "top")),
+    report.detail.dr = {edge: getattr(chassis.dr, edge) + dr_bonus for edge in (*EDGES, "top")}
+    stats["dr"] = Stat("Damage Reduction", " / ".join(f"{report.detail.dr[e]}" for e in (*EDGES, "top")),
                        "front, front right, rear right, rear, rear left, front left, top: chassis "
                        + "/".join(str(getattr(chassis.dr, e)) for e in (*EDGES, "top"))
                        + (f"; {dr_explain} on every edge" if dr_explain else ""))
@@ -353,17 +429,16 @@ def derive(unit: Unit, report: Report, paid: Unit | None = None) -> None:
     total, explain = credits(whole)
     stats["credits"] = Stat("Credits", total, explain, "cr")
     derive_capabilities(unit, report)
-    report.detail["weapons"] = [weapon_line(m) for m in unit.weapons]
-    report.detail["hardpoints"] = [{"key": hp.key, "name": hp.name, "size": hp.size, "types": types_label(hp.types),
-                                    "location": LOCATION_LABELS[hp.location], "pintle": hp.pintle,
-                                    "coaxial": hp.coaxial,
-                                    "items": [m.item.name for m in whole.mounted if m.hardpoint is hp],
-                                    "free": hp.size - sum(m.item.size for m in whole.mounted if m.hardpoint is hp)}
-                                   for hp in chassis.hardpoints]
-    for hp in report.detail["hardpoints"]:
-        report.meters.append(Meter(f"hp-{hp['key']}", f"{hp['name']} hard-point", hp["size"] - hp["free"],
-                                   hp["size"], "", f"hardpoints.{hp['key']}"))
-    report.detail["grids"] = grid_layouts(whole)
+    report.detail.weapons = [weapon_line(m) for m in unit.weapons]
+    report.detail.hardpoints = [HardpointLine(hp.key, hp.name, hp.size, types_label(hp.types),
+                                              LOCATION_LABELS[hp.location], hp.pintle, hp.coaxial,
+                                              [m.item.name for m in whole.mounted if m.hardpoint is hp],
+                                              hp.size - sum(m.item.size for m in whole.mounted if m.hardpoint is hp))
+                                for hp in chassis.hardpoints]
+    for line in report.detail.hardpoints:
+        report.meters.append(Meter(f"hp-{line.key}", f"{line.name} hard-point", line.size - line.free,
+                                   line.size, "", f"hardpoints.{line.key}"))
+    report.detail.grids = grid_layouts(whole)
 
 
 def derive_capabilities(unit: Unit, report: Report) -> None:
@@ -381,35 +456,32 @@ def derive_capabilities(unit: Unit, report: Report) -> None:
     report.stats["attributes"] = Stat("Attributes", ", ".join(granted) or "none", "from the chassis and equipment")
     controllers = sum("drone_controller" in m.item.types for m in unit.equipment)
     docking = sum(m.item.docking for m in unit.equipment)
-    report.detail["docking"] = docking
+    report.detail.docking = docking
     if controllers:
         report.stats["drones"] = Stat("Drones", controllers, f"one deployed drone per controller; docks {docking} "
                                                               f"small drones (MM-R13, MM-R14)")
 
 
-def weapon_line(m: Mounted) -> dict[str, Any]:
+def weapon_line(m: Mounted) -> WeaponLine:
     weapon = m.item
-    return {"path": m.path, "name": weapon.name, "size": weapon.size, "types": types_label(weapon.types),
-            "location": LOCATION_LABELS[m.location] if m.location else "integrated", "cost": weapon.cost,
-            "ammo": m.ammo, "limited": weapon.limited_ammo, "variable_ammo": weapon.variable_ammo,
-            "profiles": [{"name": p.name, "accuracy": p.accuracy, "range": p.range, "rof": p.rof,
-                          "damage": p.damage, "damage_type": p.damage_type.replace("_", " "),
-                          "internal": p.internal, "penetration": p.penetration,
-                          "attributes": [a.label for a in p.attributes]}
-                         for p in weapon.profiles if m.ammo is None or p.name == m.ammo]}
+    return WeaponLine(m.path, weapon.name, weapon.size, types_label(weapon.types),
+                      LOCATION_LABELS[m.location] if m.location else "integrated", weapon.cost, m.ammo,
+                      weapon.limited_ammo, weapon.variable_ammo,
+                      [ProfileLine(p.name, p.accuracy, p.range, p.rof, p.damage, p.damage_type.replace("_", " "),
+                                   p.internal, p.penetration, [a.label for a in p.attributes])
+                       for p in weapon.profiles if m.ammo is None or p.name == m.ammo])
 
 
-def grid_layouts(unit: Unit) -> list[dict[str, Any]]:
+def grid_layouts(unit: Unit) -> list[GridLayout]:
     """Each grid's hexes in the order damage takes them, last first (MM-A19 reading): the special internals
     (Pilot, Crew, Leg Parts, Treads) hold out longest, then the equipment, then the empty hexes."""
     layouts = []
     for location, items in grid_contents(unit).items():
         grid = unit.chassis.grid(location)
-        cells = [{"kind": kind, "label": kind.replace("_", " ").title()} for kind, n in grid.special.items()
-                 for _ in range(n)]
+        cells = [GridCell(kind, kind.replace("_", " ").title()) for kind, n in grid.special.items() for _ in range(n)]
         for m in items:
-            cells += [{"kind": "item", "label": m.item.name}] * m.item.size
-        cells += [{"kind": "empty", "label": ""}] * max(0, grid.hexes - len(cells))
-        layouts.append({"location": location, "label": LOCATION_LABELS[location], "type": grid.type,
-                        "hexes": grid.hexes, "cells": cells[: max(grid.hexes, len(cells))]})
+            cells += [GridCell("item", m.item.name)] * m.item.size
+        cells += [GridCell("empty", "")] * max(0, grid.hexes - len(cells))
+        layouts.append(GridLayout(location, LOCATION_LABELS[location], grid.type, grid.hexes,
+                                  cells[: max(grid.hexes, len(cells))]))
     return layouts

@@ -3,8 +3,8 @@ from pathlib import Path
 from typing import Any
 
 from ..base import BuildError
-from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Ruleset
-from . import pilots, places, rules, squads
+from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Preview, Ruleset
+from . import pilots, places, preview, rules, squads
 from .dice import metallurgent_pool
 from .schema import CATEGORIES, CATEGORY_LABELS, AnvilBuild, PilotBuild, SquadBuild
 
@@ -31,16 +31,20 @@ RULESET = Ruleset(
     kinds=(
         Kind("anvil", "Anvil", AnvilBuild, "core", validate_anvil, links=(Link("pilot", "pilot"),),
              items=(ItemRef("parts{}"), ItemRef("gear[].item", "gear[]"), ItemRef("gear[].chipsets[]", "gear[].chipsets[]")),
-             places=places.anvil_places, cosmetic=("name", "notes", "task"), resolve=rules.resolve),
+             places=places.anvil_places, cosmetic=("name", "notes", "task"), resolve=rules.resolve,
+             detail=rules.AnvilDetail,
+             # A target is a conventional unit from the newest units pack, a saved Anvil, or one written in.
+             previewer=Preview(preview.preview_anvil, ("target", "situation"),
+                               (Link("target.build", "anvil", owned=False),), "conventional_unit")),
         Kind("pilot", "Pilot", PilotBuild, "skill", lambda build, catalogue, linked: pilots.validate(build, catalogue),
              check_update=check_pilot_update,
              items=(ItemRef("lifepath"), ItemRef("profession"), ItemRef("developments[]", "developments[]"),
                     ItemRef("history[].learn", "history[]"), ItemRef("history[].unlearn", "history[]")),
-             places=places.pilot_places, cosmetic=("name", "notes", "callsign")),
+             places=places.pilot_places, cosmetic=("name", "notes", "callsign"), detail=pilots.PilotDetail),
         Kind("squad", "Squad", SquadBuild, "conventional_unit", squads.validate,
              links=(Link("platoons[].members[].build", "anvil"), Link("opponent", "squad", owned=False)),
              items=(ItemRef("platoons[].members[].unit", "platoons[].members[]"),), places=places.squad_places,
-             starter={"platoons": [{"name": "Platoon 1", "members": []}]}),
+             starter={"platoons": [{"name": "Platoon 1", "members": []}]}, detail=squads.SquadDetail),
     ),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,

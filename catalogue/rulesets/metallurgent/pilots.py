@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, pack_problems, parse_as, with_article
+from ..base import BuildError, Catalogue, Detail, Meter, Report, Stat, pack_problems, parse_as, with_article
 from ..house_rules import setting
-from .rules import OPTIONS
+from .options import OPTIONS
 from .schema import ATTRIBUTES, KNOWLEDGES, Learn, PilotBuild, Skill, Specialise
 
 MAX_MARA = 499  # M-R99
@@ -218,6 +218,65 @@ def label(key: str | None) -> str:
     return key.replace("_", " ").title() if key else "no Specialisation"
 
 
+@dataclass(slots=True)
+class AttributePool:
+    """An Attribute Focus's dice pool: Mettle plus its bonus (M-R92)."""
+
+    field: str  # the Attribute it belongs to
+    focus: str
+    bonus: int
+    pool: int
+
+
+@dataclass(slots=True)
+class ProficiencyLevel:
+    """A Proficiency of a Knowledge: its level and the check's criterion (M-R93)."""
+
+    name: str
+    key: str
+    level: int
+    criterion: int  # succeeds on this or more on a d6
+
+
+@dataclass(slots=True)
+class KnowledgeRow:
+    """A Knowledge, held or not, and its Proficiencies (M-R91, M-R93-M-R95)."""
+
+    knowledge: str
+    key: str
+    held: bool
+    granted: int  # Proficiency improvements the Lifepath, Profession and Developments grant
+    proficiencies: list[ProficiencyLevel]
+
+
+@dataclass(slots=True)
+class HeldSkill:
+    """A Skill the Pilot holds, as the sheet lists it (M-R100, M-R106, M-R107)."""
+
+    key: str
+    name: str
+    spec: str
+    branch: str
+    category: str
+    frequency: str
+    sp: int  # its listed price
+    paid: int
+    marked_up: bool  # bought outside the Pilot's Spec
+    costs: dict[str, Any]  # what using it costs, as the pack lists it
+    text: str
+    subskill: bool
+
+
+@dataclass(slots=True)
+class PilotDetail(Detail):
+    """The Pilot's dice pools, Knowledges, Talents and Skills, for its pages and an Anvil naming it."""
+
+    attributes: list[AttributePool] = field(default_factory=list)
+    knowledges: list[KnowledgeRow] = field(default_factory=list)
+    talents: list[str] = field(default_factory=list)  # written in, then those Developments give
+    skills: list[HeldSkill] = field(default_factory=list)  # in the order they were learned
+
+
 def validate(build: Any, catalogue: Catalogue) -> Report:
     return assess(build, catalogue)[0]
 
@@ -226,7 +285,7 @@ def assess(build: Any, catalogue: Catalogue) -> tuple[Report, Ledger]:
     """The Report and the replayed Ledger (which the skill-tree page also needs)."""
     pilot = parse(build)
     check_keys(pilot, catalogue)
-    report = Report()
+    report = Report(detail=PilotDetail())
     tree = skill_tree(catalogue)
     ledger = replay(pilot, tree, report)
     if pilot.xp > MAX_MARA:
@@ -336,24 +395,23 @@ def derive(pilot: PilotBuild, catalogue: Catalogue, ledger: Ledger, background: 
     stats["specialisation"] = Stat("Specialisation", label(ledger.spec) if ledger.spec else "—",
                                    "chosen after the first Sortie in an Anvil; fixed once chosen (M-R96)")
     report.meters.append(Meter("sp", "Skill Points", ledger.spent + ledger.markup_lost, ledger.earned, "SP", "skills"))
-    report.detail["attributes"] = [
-        {"field": field_name.title(), "focus": focus.title(), "bonus": background.attributes[focus],
-         "pool": pilot.mettle + background.attributes[focus]}
+    report.detail.attributes = [
+        AttributePool(field_name.title(), focus.title(), background.attributes[focus],
+                      pilot.mettle + background.attributes[focus])
         for field_name, foci in ATTRIBUTES.items() for focus in foci]
-    report.detail["knowledges"] = [
-        {"knowledge": k.title(), "key": k, "held": k in background.knowledges, "granted": background.granted[k],
-         "proficiencies": [{"name": p.title(), "key": p, "level": background.proficiency[(k, p)],
-                            "criterion": criterion(k, p, background, setting(OPTIONS, pilot, "bare-knowledge"),
-                                                   setting(OPTIONS, pilot, "proficiency-levels"))}
-                           for p in KNOWLEDGES[k]]}
+    report.detail.knowledges = [
+        KnowledgeRow(k.title(), k, k in background.knowledges, background.granted[k],
+                     [ProficiencyLevel(p.title(), p, background.proficiency[(k, p)],
+                                       criterion(k, p, background, setting(OPTIONS, pilot, "bare-knowledge"),
+                                                 setting(OPTIONS, pilot, "proficiency-levels")))
+                      for p in KNOWLEDGES[k]])
         for k in KNOWLEDGES]
-    report.detail["talents"] = background.talents
+    report.detail.talents = background.talents
     tree = skill_tree(catalogue)
-    report.detail["skills"] = [
-        {"key": k, "name": tree.skills[k].name, "spec": label(tree.skills[k].spec), "branch": tree.skills[k].branch,
-         "category": tree.skills[k].category, "frequency": frequency(tree.skills[k]),
-         "sp": tree.skills[k].sp, "paid": paid, "marked_up": paid > tree.skills[k].sp,
-         "costs": tree.skills[k].costs.model_dump(), "text": tree.skills[k].description, "subskill": bool(tree.skills[k].mother)}
+    report.detail.skills = [
+        HeldSkill(k, tree.skills[k].name, label(tree.skills[k].spec), tree.skills[k].branch, tree.skills[k].category,
+                  frequency(tree.skills[k]), tree.skills[k].sp, paid, paid > tree.skills[k].sp,
+                  tree.skills[k].costs.model_dump(), tree.skills[k].description, bool(tree.skills[k].mother))
         for k, paid in ledger.held.items()]
 
 

@@ -8,7 +8,7 @@ from ..base import Report
 from ..house_rules import setting
 from ..picks import Place
 from . import pilots, squads
-from .rules import OPTIONS
+from .options import OPTIONS
 from .schema import CATEGORY_LABELS, EQUIPMENT_TYPE_LABELS, SLOT_CATEGORIES, SLOT_LABELS, SLOTS, Skill, Weapon
 
 MOUNTS = ("core", "left_arm", "right_arm")

@@ -15,14 +15,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..base import BuildError
 from ..dice import Distribution
 from ..house_rules import setting
+from ..spec import Previewing
+from . import rules
 from .battlefield import strongest_occlusion
 from .dice import clamp_criterion, metallurgent_pool
+from .options import OPTIONS
 from .rules import (
     ceil_half,
     METTLE,
-    OPTIONS,
     Anvil,
     active_breakpoint,
     carried_load,
@@ -734,3 +737,32 @@ def preview(anvil: Anvil, target: Target, situation: Situation, mettle: int = ME
             "situation": situation.model_dump(), "arc": ARC_LABELS[situation.attack_arc], "mettle": mettle,
             "attacks": results,
             "track": turn_track(anvil, results, situation)}
+
+
+def preview_anvil(previewing: Previewing) -> dict[str, Any]:
+    """Every attack of this Anvil, with its Pilot's Mettle (6 without one, M-R90), against the target."""
+    situation = previewing.read(Situation)
+    pilot = previewing.report.detail.pilot
+    anvil = rules.resolve(previewing.build, previewing.catalogue)
+    return preview(anvil, target_of(previewing), situation, pilot.mettle if pilot else METTLE)
+
+
+def target_of(previewing: Previewing) -> Target:
+    """The request's target: {"unit": key} from the units pack, {"build": share id} of a saved Anvil, or an Anvil
+    written in (read with the attacker's pack)."""
+    spec = previewing.request.get("target")
+    if isinstance(spec, dict) and set(spec) == {"unit"}:
+        units, key = previewing.targets, spec["unit"]
+        unit = units.items.get(key) if units and isinstance(key, str) else None
+        if unit is None or units.categories[key] != "conventional_unit":
+            raise BuildError([{"path": "target.unit", "message": f"unknown unit {str(key)[:40]!r}"}])
+        return target_from_unit(unit)
+    if isinstance(spec, dict) and set(spec) == {"build"}:
+        saved = previewing.saved(spec["build"], "target.build", "Anvil")
+        return target_from_anvil(rules.resolve(rules.parse(saved.document), saved.catalogue))
+    if not isinstance(spec, dict):
+        raise BuildError([{"path": "target", "message": 'give {"unit": key}, {"build": share id} or an Anvil'}])
+    try:
+        return target_from_anvil(rules.resolve(rules.parse(spec), previewing.catalogue))
+    except BuildError as error:
+        raise BuildError([{**p, "path": f"target.{p['path']}"} for p in error.problems]) from None

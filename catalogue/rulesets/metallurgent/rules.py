@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from ..base import BuildError, Catalogue, Meter, Report, Stat, field_or, pack_problems, parse_as, with_article
-from ..house_rules import load, setting
+from ..base import BuildError, Catalogue, Detail, Meter, Report, Stat, field_or, pack_problems, parse_as, with_article
+from ..house_rules import setting
+from .options import OPTIONS
+from .pilots import PilotDetail
 from .schema import (
     CHIPSET_CARRIERS,
     EQUIPMENT_TYPE_LABELS,
@@ -33,7 +34,6 @@ from .schema import (
 )
 
 METTLE = 6  # M-R90: every playtest Pilot rolls 6d6 until Mettle rules exist
-OPTIONS = load(Path(__file__).parent / "data")  # the house rules: the Gear limit (M-R05), weapons per class (M-R20)
 MAX_EQUIPMENT = 6  # M-R23
 SAME_TYPE_LIMIT = 2  # M-R24
 GAS_DISSIPATION = {"cold": 12, "temperate": 10, "hot": 8}  # M-D24
@@ -72,6 +72,78 @@ class Mounted:
 
 
 DOWN = frozenset({"disabled", "destroyed"})  # conditions under which a Component stops working (M-R45)
+
+
+@dataclass(slots=True)
+class AnvilPilot:
+    """The saved Pilot an Anvil names, as its pages and its preview read it."""
+
+    name: str
+    share_id: str
+    mettle: int  # M-R90: the Anvil's attacks roll this many dice plus their own
+    stats: dict[str, Stat]  # the Pilot's, by key
+    detail: PilotDetail  # the Pilot's pools, Knowledges, Talents and Skills
+
+
+@dataclass(slots=True)
+class Breakpoint:
+    """One row of the Mobility Base's Load Tolerance (M-D03)."""
+
+    max_load: int
+    cruise: int
+    flank: int
+    init: int
+
+
+@dataclass(slots=True)
+class LoadTolerance:
+    """Where the carried Load sits among the Mobility Base's breakpoints (M-R30-M-R33), for the chart."""
+
+    breakpoints: list[Breakpoint]
+    load: int
+    active: int | None  # the breakpoint in force; None when Overloaded (M-R32)
+    mobility_base: str  # its name
+
+
+@dataclass(slots=True)
+class Jettison:
+    """M-R34: where the Anvil would stand with one Gear item jettisoned, for the sheet."""
+
+    path: str
+    name: str
+    mount: str
+    load: int
+    load_after: int
+    breakpoint: int | None  # the max Load of the breakpoint then in force; None while still Overloaded
+    cruise: int | None
+    flank: int | None
+    initiative: int | None
+    changes: bool  # a breakpoint other than today's
+
+
+@dataclass(slots=True)
+class Attack:
+    """A punch, kick, ram, Slam or Sideswipe (M-D18-M-D23) as the sheet lists it."""
+
+    name: str
+    dice: str
+    damage: str
+    range: str
+    note: str
+
+
+@dataclass(slots=True)
+class AnvilDetail(Detail):
+    """What the Anvil's pages, sheet and preview show besides its stats; a squad naming it reads `command`."""
+
+    pilot: AnvilPilot | None = None  # the saved Pilot it names, once that opens as a Pilot (HP-LINK)
+    load_tolerance: LoadTolerance | None = None  # None without a Mobility Base
+    command: bool = False  # a working LCA: a Commander in a squad (M-R75)
+    jettison: list[Jettison] = field(default_factory=list)  # M-R34, with a Mobility Base
+    attacks: list[Attack] = field(default_factory=list)  # M-D18-M-D23
+    # Each weapon's sheet line (weapon_line): dicts, as one of their JSON keys, "class", is a Python keyword.
+    weapons: list[dict[str, Any]] = field(default_factory=list)
+    arcs: dict[str, list[str]] = field(default_factory=dict)  # M-R16: each weapon's and targeting Gear's, by path
 
 
 @dataclass(slots=True)
@@ -205,7 +277,7 @@ def chipsets(index: int, entry: GearEntry, catalogue: Catalogue, problems: list)
 def validate(build: Any, catalogue: Catalogue) -> Report:
     """The whole Report for a build: every issue and every derived stat."""
     anvil = resolve(parse(build), catalogue)
-    report = Report()
+    report = Report(detail=AnvilDetail())
     check(anvil, report)
     derive(anvil, report)
     return report
@@ -218,11 +290,8 @@ def check_pilot(share_id: str, pilot, report: Report) -> None:
     elif pilot.kind != "pilot":
         report.add("HP-LINK", "warning", "pilot", f"{pilot.name} is a {pilot.kind}, not a Pilot.", "Pick a Pilot.")
     else:
-        # Plain data, like the rest of the Report: it goes out as JSON.
-        report.detail["pilot"] = {"name": pilot.name, "share_id": share_id,
-                                  "mettle": pilot.document.get("mettle", METTLE),
-                                  "stats": {k: stat.as_dict() for k, stat in pilot.report.stats.items()},
-                                  "detail": pilot.report.detail}
+        report.detail.pilot = AnvilPilot(pilot.name, share_id, pilot.document.get("mettle", METTLE),
+                                         dict(pilot.report.stats), pilot.report.detail)
 
 
 def issues_for(anvil: Anvil) -> Report:
@@ -390,7 +459,7 @@ def carried_load(anvil: Anvil) -> tuple[int, list[str]]:
     return total, terms
 
 
-def jettison_breakpoints(anvil: Anvil) -> list[dict[str, Any]]:
+def jettison_breakpoints(anvil: Anvil) -> list[Jettison]:
     """M-R34: for each Gear that may be jettisoned (any not on the Core, L1366), where the Anvil would stand
     without it, so the sheet shows what a jettison buys."""
     mb = anvil.final["mobility_base"]
@@ -403,10 +472,9 @@ def jettison_breakpoints(anvil: Anvil) -> list[dict[str, Any]]:
         after = load - g.item.load
         index = active_breakpoint(anvil, after)
         bp = mb.load_tolerance[index] if index is not None else None
-        rows.append({"path": g.path, "name": g.item.name, "mount": SLOT_LABELS[g.entry.mount], "load": g.item.load,
-                     "load_after": after, "breakpoint": bp.max_load if bp else None,
-                     "cruise": mb.cruising_speed + bp.cruise if bp else None, "flank": bp.flank if bp else None,
-                     "initiative": mb.initiative + bp.init if bp else None, "changes": index != now})
+        rows.append(Jettison(g.path, g.item.name, SLOT_LABELS[g.entry.mount], g.item.load, after,
+                             bp.max_load if bp else None, mb.cruising_speed + bp.cruise if bp else None,
+                             bp.flank if bp else None, mb.initiative + bp.init if bp else None, index != now))
     return rows
 
 
@@ -759,10 +827,8 @@ def derive(anvil: Anvil, report: Report) -> None:
         stats["gross_weight"] = Stat("Gross weight", load + mb.load,
                                      f"Carried Load {load} + Mobility Base {mb.load} (M-R33)", "ST")
         index = active_breakpoint(anvil, load)
-        spread = [{"max_load": b.max_load, "cruise": b.cruise, "flank": b.flank, "init": b.init}
-                  for b in mb.load_tolerance]
-        report.detail["load_tolerance"] = {"breakpoints": spread, "load": load, "active": index,
-                                           "mobility_base": mb.name}
+        spread = [Breakpoint(b.max_load, b.cruise, b.flank, b.init) for b in mb.load_tolerance]
+        report.detail.load_tolerance = LoadTolerance(spread, load, index, mb.name)
         report.meters.append(Meter("load", "Load Tolerance", load, mb.load_tolerance[-1].max_load, "ST",
                                    "mobility_base"))
         if index is None:
@@ -848,9 +914,9 @@ def derive(anvil: Anvil, report: Report) -> None:
                                   f"reduce one Hit by {electronics.intercept_bonus} for {electronics.intercept_cost} EN")
     derive_mounts(anvil, report)
     derive_attacks(anvil, report)
-    report.detail["command"] = any(field_or(g.item, "type", "") == "lca" for g in anvil.working)
+    report.detail.command = any(field_or(g.item, "type", "") == "lca" for g in anvil.working)
     if mb is not None:
-        report.detail["jettison"] = jettison_breakpoints(anvil)
+        report.detail.jettison = jettison_breakpoints(anvil)
 
 
 def derive_mounts(anvil: Anvil, report: Report) -> None:
@@ -876,23 +942,19 @@ def derive_attacks(anvil: Anvil, report: Report) -> None:
     for slot in ("left_arm", "right_arm"):
         part = anvil.final[slot]
         if isinstance(part, StandardArm) and anvil.works(slot):
-            attacks.append({"name": f"Punch ({SLOT_LABELS[slot]})", "dice": f"{METTLE + part.agility}d6",
-                            "damage": f"{ceil_half(part.strength)} KE", "range": "adjacent",
-                            "note": f"1 Charge; {max(1, part.agility)} per Round"})
+            attacks.append(Attack(f"Punch ({SLOT_LABELS[slot]})", f"{METTLE + part.agility}d6",
+                                  f"{ceil_half(part.strength)} KE", "adjacent",
+                                  f"1 Charge; {max(1, part.agility)} per Round"))
     if mb is not None:
-        if mb.striding:
-            attacks.append({"name": "Kick", "dice": f"{METTLE + mb.dodge_bonus}d6", "damage": f"{mb.load} KE",
-                            "range": "adjacent", "note": f"{mb.manoeuvre_cost} Charge; hits the MB unless the target is Low"})
-        else:
-            attacks.append({"name": "Ram", "dice": f"{METTLE + mb.dodge_bonus}d6", "damage": f"{mb.load} KE",
-                            "range": "adjacent", "note": f"{mb.manoeuvre_cost} Charge; hits the MB unless the target is Low"})
+        attacks.append(Attack("Kick" if mb.striding else "Ram", f"{METTLE + mb.dodge_bonus}d6", f"{mb.load} KE",
+                              "adjacent", f"{mb.manoeuvre_cost} Charge; hits the MB unless the target is Low"))
         if mb.chassis == "quadruped":
-            attacks.append({"name": "Slam", "dice": "(6 + Flanking Speed)d6", "damage": f"{2 * mb.load} KE",
-                            "range": "adjacent", "note": "inflicts Low; Nose or Aft Arc"})
+            attacks.append(Attack("Slam", "(6 + Flanking Speed)d6", f"{2 * mb.load} KE", "adjacent",
+                                  "inflicts Low; Nose or Aft Arc"))
         if mb.chassis == "wheels":
-            attacks.append({"name": "Sideswipe", "dice": "(6 + Flanking Speed)d6", "damage": f"{mb.load} KE",
-                            "range": "adjacent", "note": "Nose, FL or FR Arc"})
-    report.detail["attacks"] = attacks
+            attacks.append(Attack("Sideswipe", "(6 + Flanking Speed)d6", f"{mb.load} KE", "adjacent",
+                                  "Nose, FL or FR Arc"))
+    report.detail.attacks = attacks
     weapons = [weapon_line(slot, slot, part.name, part.weapon, "primary", part.agility, None, chassis)
                for slot, part in anvil.working_weapon_arms()]
     for g in anvil.working:
@@ -900,12 +962,12 @@ def derive_attacks(anvil: Anvil, report: Report) -> None:
             arm = anvil.standard_arm(g.entry.mount)
             weapons.append(weapon_line(g.path, g.entry.mount, g.item.name, g.item, g.item.weapon_class,
                                        arm.agility if arm else None, arm, chassis))
-    report.detail["weapons"] = weapons
+    report.detail.weapons = weapons
     # M-R16 reading: High-Speed Traverse turns every mount, unless the table's "tracks-traverse" keeps it to weapons.
     every_mount = setting(OPTIONS, anvil, "tracks-traverse") == "every-mount"
-    report.detail["arcs"] = {g.path: arcs_for(g.entry.mount, chassis if every_mount or isinstance(g.item, Weapon) else None)
-                             for g in anvil.gear
-                             if isinstance(g.item, Weapon) or field_or(g.item, "type", "") in TARGETING_EQUIPMENT}
+    report.detail.arcs = {g.path: arcs_for(g.entry.mount, chassis if every_mount or isinstance(g.item, Weapon) else None)
+                          for g in anvil.gear
+                          if isinstance(g.item, Weapon) or field_or(g.item, "type", "") in TARGETING_EQUIPMENT}
 
 
 def weapon_line(path, mount, name, w, weapon_class, agility, arm, chassis) -> dict[str, Any]:

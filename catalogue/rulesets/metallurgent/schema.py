@@ -344,7 +344,6 @@ class AnvilBuild(BuildDocument):
     pilot: ShareId | None = None  # a saved Pilot's share id
 
 
-
 # --- pilots (digest 2.9, 3.11) ---------------------------------------------------------------
 
 ATTRIBUTES = {  # Field → Foci, in the rulebook's order (L2212-2222)
@@ -501,8 +500,6 @@ class ConventionalUnit(Part):
     commander: bool = False  # a command unit: counts towards the one-Commander advice (M-R75)
 
 
-
-
 class SquadMember(SavedOrWritten):
     """A saved Anvil (by its share id) or a conventional unit from the squad's pack (by key)."""
 
@@ -516,7 +513,6 @@ class Platoon(Strict):
     members: Annotated[list[SquadMember], Field(max_length=8)] = Field(default_factory=list)
 
 
-
 class SquadBuild(BuildDocument):
     ruleset: Literal["metallurgent"] = "metallurgent"
     kind: Literal["squad"] = "squad"
@@ -524,7 +520,6 @@ class SquadBuild(BuildDocument):
     players: Annotated[int, Field(ge=1, le=12)] | None = None  # None: one player per Anvil
     platoons: Annotated[list[Platoon], Field(max_length=24)] = Field(default_factory=list)
     opponent: ShareId | None = None  # another squad, for the Rule of Twos turn order (M-R83)
-
 
 
 CATEGORIES.update({
