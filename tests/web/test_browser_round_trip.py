@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 from builder import store
 from builder.kinds import PAGES
 from builder.models import Build, Draft
-from catalogue.loader import latest_pack
-from tests.helpers.browsing import edit
+from tests.helpers.browsing import edit, rich_document
 
 pytestmark = pytest.mark.browser
 KINDS = sorted(PAGES)
@@ -26,43 +25,6 @@ FORM_STATE = """() => [...new FormData(document.getElementById("builder-form"))]
 
 def form_state(page) -> list[list[str]]:
     return page.evaluate(FORM_STATE)
-
-
-def entries(node) -> int:
-    """How many list entries a document holds, at any depth: the richer example exercises more of the form."""
-    if isinstance(node, dict):
-        return sum(entries(v) for v in node.values())
-    if isinstance(node, list):
-        return len(node) + sum(entries(v) for v in node)
-    return 0
-
-
-def rich_document(ruleset: str, kind: str) -> dict:
-    """A document to save, with several list entries. Kinds whose pack has no example get one written here
-    (the Pilot with two of each repeated field); any other kind takes its richest example, else its blank."""
-    pack = latest_pack(ruleset, kind)
-    header = {"format": "hardpoint.build/1", "ruleset": ruleset, "kind": kind, "pack": pack.ref}
-    if (ruleset, kind) == ("metallurgent", "pilot"):
-        # Night School taken twice (a count, which a checkbox once cut to one) and two Proficiencies (selects all
-        # named `proficiency`), each in the order the page lists them so a plain save keeps the document as it is.
-        # Debris-Fall Survivor and Combat Medic both give Medicine: an improvement there (M-R95); Night School one
-        # in Mathematics each time.
-        return {**header, "name": "Round Trip Pilot", "callsign": "Echo", "xp": 30,
-                "lifepath": "debris-fall-survivor", "profession": "combat-medic",
-                "developments": ["dev-hit-the-gym", "dev-night-school", "dev-night-school"],
-                "proficiencies": [{"knowledge": "mathematics", "proficiency": "logic"},
-                                  {"knowledge": "medicine", "proficiency": "physical"}]}
-    if (ruleset, kind) == ("metallurgent", "squad"):
-        return {**header, "name": "Round Trip Squad", "players": 2,
-                "platoons": [{"name": "Armour", "members": [{"unit": "t-72b-mbt"}, {"unit": "bmp-2-ifv"}]},
-                             {"name": "Infantry", "members": [{"unit": "rifle-squad"}, {"unit": "m998-humvee"}]}]}
-    if (ruleset, kind) == ("lancer", "lance"):
-        pilots = sorted((e for e in latest_pack("lancer", "pilot").examples if e.get("kind") == "pilot"),
-                        key=entries, reverse=True)[:2]
-        saved = [store.create(store.check(dict(p))) for p in pilots]
-        return {**header, "name": "Round Trip Lance", "pilots": [{"build": s.share_id} for s in saved]}
-    examples = [dict(e) for e in pack.examples if e.get("kind") == kind]
-    return max(examples, key=entries) if examples else PAGES[ruleset, kind].blank(pack.ref)
 
 
 def rename(page, name: str) -> None:
