@@ -45,13 +45,13 @@ worker: $(STAMP)
 system-deps:
 	sh .ci/system-deps
 
-# The concurrency tests run against a throwaway PostgreSQL that .ci/postgres starts (Debian's package); then the
-# bad-input suites run again with PostgreSQL as the database, which refuses what SQLite lets through (NUL
-# characters, values longer than their column).
+# The concurrency and multi-node tests run against a throwaway PostgreSQL and Redis that .ci/postgres and .ci/redis
+# start (Debian's packages); then the bad-input suites run again with PostgreSQL as the database, which refuses what
+# SQLite lets through (NUL characters, values longer than their column).
 BAD_INPUT := tests/web/test_bounded_input.py tests/web/test_fuzz.py tests/web/test_fuzz_surfaces.py \
 	tests/web/test_hardening.py tests/web/test_security.py tests/web/test_user_packs.py tests/web/test_pack_links.py
 test: system-deps setup
-	PG="$$(sh .ci/postgres)"; TEST_POSTGRES_URL="$$PG" $(PY) -m pytest && \
+	PG="$$(sh .ci/postgres)"; REDIS="$$(sh .ci/redis)"; TEST_POSTGRES_URL="$$PG" TEST_REDIS_URL="$$REDIS" $(PY) -m pytest && \
 	if [ -n "$$PG" ]; then DATABASE_URL="$$PG" $(PY) -m pytest -p no:cacheprovider $(BAD_INPUT); fi
 
 bench: setup

@@ -112,11 +112,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# WhiteNoise serves static files in every setting, compressed after `collectstatic` (make serve), and
-# straight from the app folders before it (tests, make run).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+# WhiteNoise serves static files in every setting: compressed and under content-hashed names, cached for a year,
+# after `collectstatic` (make serve), and straight from the app folders before it (tests, make run).
 STORAGES = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"}}
+            "staticfiles": {"BACKEND": "builder.storage.StaticFiles"}}
 WHITENOISE_USE_FINDERS = True
 # Before the first collectstatic there is no STATIC_ROOT yet, and the finders serve everything.
 warnings.filterwarnings("ignore", message="No directory at")
@@ -139,7 +139,10 @@ RELEASE = os.environ.get("HARDPOINT_RELEASE") or code_digest(BASE_DIR)
 # The cache for the rate limits (and anything else cached): Redis when REDIS_URL is set, shared by every web process.
 # "sheets" holds rendered PDFs and the progress of PDF jobs, which the task worker writes and the web processes
 # read, so it is never per-process: Redis, or else a table in the database (`manage.py createcachetable`).
-redis = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ.get("REDIS_URL")}
+# Without Redis (stopped, unreachable) the cache is a miss and rate limits count nothing (builder/cache.py): the site
+# goes on, drawing afresh; half a second is the longest a request waits to find that out.
+redis = {"BACKEND": "builder.cache.SharedCache", "LOCATION": os.environ.get("REDIS_URL"),
+         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}
 CACHES = {"default": {**(redis if redis["LOCATION"] else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}),
                       "KEY_PREFIX": RELEASE},
           "sheets": {**redis, "KEY_PREFIX": f"sheets-{RELEASE}"} if redis["LOCATION"] else
@@ -152,6 +155,8 @@ CACHES = {"default": {**(redis if redis["LOCATION"] else {"BACKEND": "django.cor
 # Background jobs (big PDFs) queue in the database, so `make run` needs no other service; `manage.py db_worker`
 # runs them, on this machine or any other sharing the database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A pack loaded or deleted on one machine is seen by the others' in-memory catalogues within this many seconds.
+HARDPOINT_PACK_RECHECK_SECONDS = float(os.environ.get("HARDPOINT_PACK_RECHECK_SECONDS", 60))
 # Requests per client IP per minute (docs/install.md, Limits); RATE_LIMITS=0 turns them off (the test suite does).
 HARDPOINT_RATE_LIMITS = {"write": (240, 60), "preview": (240, 60), "pdf": (20, 60)} if env_flag("RATE_LIMITS", True) else {}
 # Behind a reverse proxy that sets X-Forwarded-For, the client is the last address it adds.

@@ -20,6 +20,7 @@ api_patterns = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
     path("new/<slug:ruleset>/<slug:kind>/", views.new_build, name="build-new"),
     path("import/", views.import_build, name="build-import"),
     path("draft/", views.save_draft, name="draft"),

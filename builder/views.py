@@ -48,6 +48,12 @@ DRAFT_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,24}")
 ASKING = ("chooser", "pickers")
 
 
+@never_cache
+def healthz(request):
+    """That this process answers (a load balancer's check; the benchmarks' trivial view): no database, no cache."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 def home(request):
     examples = []
     for (ruleset, kind), page in PAGES.items():

@@ -6,7 +6,9 @@ from dataclasses import asdict, dataclass, field
 import time
 from functools import lru_cache
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from pydantic import TypeAdapter
 
 from .models import Item, Pack, Ruleset, UserPack
@@ -135,8 +137,7 @@ def latest_pack(ruleset_key: str, kind: str | None = None) -> Pack | None:
 
 
 # Every page asks which pack serves a kind; the answer changes only when a pack version is loaded. This
-# process forgets it at once when that happens here, other processes within LATEST_TTL seconds.
-LATEST_TTL = 60
+# process forgets it at once when that happens here, other processes within HARDPOINT_PACK_RECHECK_SECONDS.
 _latest: dict[tuple[str, str], tuple[float, Pack | None]] = {}
 
 
@@ -148,7 +149,7 @@ def latest_pack_with(ruleset_key: str, category: str) -> Pack | None:
         # Uploaded packs are never anyone's default: a build uses one only when it names it.
         packs = list(Pack.objects.filter(ruleset__key=ruleset_key, items__category=category,
                                          source__in=Pack.PUBLIC).distinct().select_related("ruleset"))
-        found = _latest[key] = (time.monotonic() + LATEST_TTL, max(packs, key=lambda p: p.semver, default=None))
+        found = _latest[key] = (time.monotonic() + settings.HARDPOINT_PACK_RECHECK_SECONDS, max(packs, key=lambda p: p.semver, default=None))
     return found[1]
 
 
@@ -157,7 +158,7 @@ def newest_version(name: str) -> Pack | None:
     key = ("@name", name)
     found = _latest.get(key)
     if found is None or found[0] < time.monotonic():
-        found = _latest[key] = (time.monotonic() + LATEST_TTL,
+        found = _latest[key] = (time.monotonic() + settings.HARDPOINT_PACK_RECHECK_SECONDS,
                                 max(Pack.objects.filter(name=name), key=lambda p: p.semver, default=None))
     return found[1]
 
@@ -172,33 +173,44 @@ def catalogue_for(pack: Pack) -> Catalogue:
     return _catalogue(pack.pk, pack.content_hash)
 
 
-_by_ref: dict[str, Catalogue] = {}
-
-
+# What this process read, by ref, each with when to ask again whether its packs are still loaded.
+_by_ref: dict[str, tuple[float, Catalogue]] = {}
 # Pack sets, which anyone may combine in any order: the most recently read are kept.
-_sets: OrderedDict[str, Catalogue] = OrderedDict()
+_sets: OrderedDict[str, tuple[float, Catalogue]] = OrderedDict()
 MAX_SETS = 64
 
 
 def catalogue_by_ref(ref: str) -> Catalogue | None:
-    """The catalogue a build pins (a pack, or a pack set), without a query once seen: a loaded name@version never
-    changes."""
-    if PACK_SET_SEPARATOR in ref:
-        catalogue = _sets.get(ref)
-        if catalogue is None and (catalogue := _combined(ref)) is not None:
-            _sets[ref] = catalogue
-            while len(_sets) > MAX_SETS:
-                _sets.popitem(last=False)
-        if catalogue is not None:
-            _sets.move_to_end(ref)
-        return catalogue
-    catalogue = _by_ref.get(ref)
+    """The catalogue a build pins (a pack, or a pack set). A loaded name@version never changes, so it is read
+    once; but it may be deleted on another machine, so whether it is still loaded is asked again (one query)
+    every HARDPOINT_PACK_RECHECK_SECONDS. Deleted on this machine, it is forgotten at once (`forget`)."""
+    kept = _sets if PACK_SET_SEPARATOR in ref else _by_ref
+    now = time.monotonic()
+    found = kept.get(ref)
+    if found is not None and (found[0] > now or still_loaded(found[1])):
+        catalogue = found[1]
+    else:
+        catalogue = _combined(ref) if kept is _sets else catalogue_for(pack) if (pack := find_pack(ref)) else None
     if catalogue is None:
-        pack = find_pack(ref)
-        if pack is None:
-            return None
-        catalogue = _by_ref[ref] = catalogue_for(pack)
+        kept.pop(ref, None)
+        return None
+    if found is None or found[0] <= now:
+        kept[ref] = (now + settings.HARDPOINT_PACK_RECHECK_SECONDS, catalogue)
+    if kept is _sets:
+        _sets.move_to_end(ref)
+        while len(_sets) > MAX_SETS:
+            _sets.popitem(last=False)
     return catalogue
+
+
+def still_loaded(catalogue: Catalogue) -> bool:
+    """Whether every pack a catalogue was read from is still in the database."""
+    refs = set(catalogue.refs)
+    wanted = Q()
+    for ref in refs:
+        name, _, version = ref.partition("@")
+        wanted |= Q(name=name, version=version)
+    return Pack.objects.filter(wanted).count() == len(refs)
 
 
 def forget(ref: str | None = None) -> None:

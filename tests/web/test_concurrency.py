@@ -4,75 +4,34 @@
 """
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-URL = os.environ.get("TEST_POSTGRES_URL", "")
+from tests.helpers.cluster import POSTGRES_URL, Node, call as answer, drop_database, environment, fresh_database, prepare
 
 
 def call(method: str, url: str, body: dict | None = None) -> tuple[int, dict]:
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as response:
-            raw = response.read()
-            return response.status, json.loads(raw) if raw else {}
-    except urllib.error.HTTPError as error:
-        raw = error.read()
-        return error.code, json.loads(raw) if raw else {}
+    found = answer(method, url, body)
+    return found.status, found.json()
 
 
 @pytest.fixture(scope="module", params=["postgresql", "sqlite"])
 def server(request, tmp_path_factory):
-    import psycopg
-
+    work = tmp_path_factory.mktemp("concurrency")
     if request.param == "postgresql":
-        if not URL:
+        if not POSTGRES_URL:
             pytest.skip("no PostgreSQL: run `make test`, which starts one")
-        with psycopg.connect(URL, autocommit=True) as admin:
-            admin.execute("DROP DATABASE IF EXISTS hardpoint_concurrency")
-            admin.execute("CREATE DATABASE hardpoint_concurrency")
-        database = URL.rsplit("/", 1)[0] + "/hardpoint_concurrency"
+        database = fresh_database("hardpoint_concurrency")
     else:
-        database = f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'concurrency.sqlite3'}"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(DATABASE_URL=database, DEBUG="0", SECRET_KEY="concurrency-tests-only-" + "k" * 40,
-               RATE_LIMITS="0", ALLOWED_HOSTS="127.0.0.1")
-    for command in (["migrate", "--noinput"], ["load_catalogue"]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
-    gunicorn = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "builder.wsgi", "--bind",
-                                 f"127.0.0.1:{port}", "--workers", "4", "--threads", "8"], cwd=ROOT, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            if call("GET", f"{base}/api/rulesets/")[0] == 200:
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        gunicorn.kill()
-        pytest.fail(f"gunicorn did not start: {gunicorn.stderr.read().decode()[-2000:]}")
-    yield base
-    gunicorn.terminate()
-    gunicorn.wait(timeout=20)
+        database = f"sqlite:///{work / 'concurrency.sqlite3'}"
+    env = environment(database, STATIC_ROOT=str(work / "static"))
+    prepare(env)
+    node = Node(env, work / "gunicorn.log", workers=4, threads=8).start()
+    yield node.url
+    node.stop()
     if request.param == "postgresql":
-        with psycopg.connect(URL, autocommit=True) as admin:
-            admin.execute("DROP DATABASE IF EXISTS hardpoint_concurrency (FORCE)")
+        drop_database("hardpoint_concurrency")
 
 
 def example(base: str) -> dict:
@@ -117,13 +76,8 @@ def upload_pack(base: str, version: str, damage: int, token: str = "") -> tuple[
     raw = (f"name: race-kit\nversion: {version}\nruleset: darkmetal\ntitle: Race kit\nitems:\n  weapon:\n"
            f"    - {{key: race-knife, name: Race Knife, cost: 5, carry: 1H, damage: {damage}, close_combat: true, "
            f"weapon_type: Melee Weapon}}\n").encode()
-    req = urllib.request.Request(f"{base}/api/packs{'/' + token if token else ''}", data=raw, method="POST",
-                                 headers={"Content-Type": "application/yaml"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    found = answer("POST", f"{base}/api/packs{'/' + token if token else ''}", raw, {"Content-Type": "application/yaml"})
+    return found.status, found.json()
 
 
 def test_concurrent_uploads_of_one_pack_name_give_one_owner(server):
