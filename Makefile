@@ -54,8 +54,9 @@ test: system-deps setup
 	PG="$$(sh .ci/postgres)"; REDIS="$$(sh .ci/redis)"; TEST_POSTGRES_URL="$$PG" TEST_REDIS_URL="$$REDIS" $(PY) -m pytest && \
 	if [ -n "$$PG" ]; then DATABASE_URL="$$PG" $(PY) -m pytest -p no:cacheprovider $(BAD_INPUT); fi
 
-bench: setup
-	$(PY) -m bench
+# Two nodes against one need the same throwaway PostgreSQL and Redis as the tests.
+bench: setup system-deps
+	TEST_POSTGRES_URL="$$(sh .ci/postgres)" TEST_REDIS_URL="$$(sh .ci/redis)" $(PY) -m bench
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

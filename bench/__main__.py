@@ -10,7 +10,12 @@ import sys
 import time
 from urllib.parse import urlencode
 
+import tempfile
+from pathlib import Path
+
 from bench.load import gunicorn, requests_per_second, timed_request, until_serving
+from tests.helpers import cluster
+from tests.helpers.cluster import POSTGRES_URL, REDIS_URL, Node, drop_database, environment, fresh_database, prepare
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "builder.settings")
 os.environ["RATE_LIMITS"] = "0"  # thousands of requests from one client are the point here
@@ -158,6 +163,7 @@ def run() -> int:
     with override_settings(ROOT_URLCONF="bench.urls", DEBUG=False, ALLOWED_HOSTS=["testserver"]):
         lancer_data_bench(client)
     throughput_bench(saved)
+    scale_out_bench(document)
     print("\nGrowth with size: medians, each with its ratio to the smallest size's")
     anvil_growth(document, catalogue)
     squad_growth(pack)
@@ -450,6 +456,48 @@ def throughput_bench(saved) -> None:
           f"(goal >= 50%)")
     print(f"   its A4 PDF, asked for again and again      {pdf:6.0f} requests/s = {pdf / view:4.0%} of the view's "
           f"(goal >= 50%)")
+
+
+def scale_out_bench(document: dict) -> None:
+    """Share-page and PDF-repeat throughput from two nodes against one, each beside the trivial view measured on
+    the same nodes, all on one PostgreSQL and one Redis as production runs them. One worker a node: on this
+    machine, a node stands for a machine of one core."""
+    if not (POSTGRES_URL and REDIS_URL):
+        print("9. two nodes against one: skipped (needs PostgreSQL and Redis, which `make bench` starts)")
+        return
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    clients, seconds, runs = 8, 2, 3
+    with tempfile.TemporaryDirectory() as work:
+        env = environment(fresh_database("hardpoint_bench"), REDIS_URL, STATIC_ROOT=f"{work}/static")
+        prepare(env)
+        nodes = [Node(env, Path(work) / f"{n}.log", workers=1).start() for n in range(2)]
+        try:
+            share_id = cluster.call("POST", f"{nodes[0].url}/api/builds", document).json()["share_id"]
+            paths = {"view": "/healthz", "share": f"/s/{share_id}/", "pdf": f"/s/{share_id}.pdf"}
+            rates = {(count, key): [] for count in (1, 2) for key in paths}
+            for count in (1, 2):
+                ports = [node.port for node in nodes[:count]]
+                for path in paths.values():
+                    requests_per_second(ports, path, 1, clients)  # each worker's caches filled
+                for _ in range(runs):
+                    for key, path in paths.items():
+                        rates[count, key].append(requests_per_second(ports, path, seconds, clients))
+        finally:
+            for node in nodes:
+                node.stop()
+            drop_database("hardpoint_bench")
+    rate = {key: statistics.median(found) for key, found in rates.items()}
+    print(f"9. two nodes against one (one gunicorn worker each, one PostgreSQL, one Redis, {clients} clients spread "
+          f"over the nodes, median of {runs} runs of {seconds} s), requests/s:")
+    print(f"   {'':34}{'one node':>10}{'two nodes':>11}{'two / one':>11}")
+    for key, label in (("view", "the trivial view (/healthz)"), ("share", "share page of the 12-Gear Anvil"),
+                       ("pdf", "its A4 PDF, asked for again")):
+        one, two = rate[1, key], rate[2, key]
+        against = "" if key == "view" else (f"   = {one / rate[1, 'view']:.0%} and {two / rate[2, 'view']:.0%} of the "
+                                            f"view's on the same nodes")
+        print(f"   {label:34}{one:10.0f}{two:11.0f}{two / one:10.2f}x{against}")
 
 
 def growth_table(title: str, size_heading: str, rows: dict[int, dict[str, float | int]]) -> None:

@@ -104,6 +104,8 @@ class Node:
     log: Path
     workers: int = 2
     threads: int = 1
+    # Asked until it answers 200: a static file loads no view, URL or template of the app in the worker.
+    probe: str = "/healthz"
     port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
 
@@ -122,7 +124,7 @@ class Node:
 
     def answers(self) -> bool:
         try:
-            return call("GET", f"{self.url}/healthz", timeout=2).status == 200
+            return call("GET", self.url + self.probe, timeout=2).status == 200
         except OSError:
             return False
 
