@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from . import house_rules, rule_index
 from .base import (BUILD_FORMAT, SHARE_ID, BuildDocument, BuildError, Catalogue, Detail, Linked, Report,
@@ -185,16 +186,17 @@ class Previewing:
     report: Report
     request: Mapping[str, Any]
     linked: Mapping[str, Linked | None]  # the build's own links, and the saved builds the request names
+    reads: Mapping[str, Any]  # Preview.reads
     targets: Catalogue | None = None  # the newest pack holding Preview.targets_from, when the kind names one
 
-    def read(self, model: type[BaseModel], key: str = "situation") -> Any:
-        """A part of the request (by default its `situation`) read by the engine's model; problems are named
-        under that key."""
+    def read(self, key: str = "situation", member: Any = None) -> Any:
+        """A part of the request (by default its `situation`; absent, its defaults) read as its type in
+        Preview.reads, or as the `member` of that union the part's shape chose; problems are named under the key."""
         value = self.request.get(key, {})
         if not isinstance(value, Mapping):
             raise BuildError([{"path": key, "message": "must be an object"}])
         try:
-            return model.model_validate(value)
+            return adapter(member or self.reads[key]).validate_python(value)
         except ValidationError as exc:
             raise BuildError([{"path": f"{key}.{p['path']}", "message": p["message"]}
                               for p in build_error_from_validation(exc).problems]) from None
@@ -208,15 +210,21 @@ class Previewing:
         return found
 
 
+@cache
+def adapter(kind: Any) -> TypeAdapter:
+    return TypeAdapter(kind)
+
+
 @dataclass(frozen=True)
 class Preview:
     """A kind's combat preview: `run` gives JSON-ready odds (an attack may carry `distribution` and `hit_from` for
-    its chart). The request holds the fields `reads` lists; the saved builds it names at `links` (a target's share
-    id at `target.build`) are fetched and checked before it runs, as a build's own links are for validate, and a
-    request may pick its target from the newest pack holding `targets_from` (a pack category)."""
+    its chart). The request's fields are those `reads` names, each with its type (a pydantic model, or a union of
+    them), which `Previewing.read` reads it as and the API's schema publishes; the saved builds it names at `links`
+    (a target's share id at `target.build`) are fetched and checked before it runs, as a build's own links are for
+    validate, and a request may pick its target from the newest pack holding `targets_from` (a pack category)."""
 
     run: Callable[[Previewing], dict[str, Any]]
-    reads: tuple[str, ...] = ("situation",)
+    reads: Mapping[str, Any]
     links: tuple[Link, ...] = ()
     targets_from: str = ""
 
@@ -262,7 +270,7 @@ class Kind:
             shape = ", ".join(f'"{key}": {{...}}' for key in reads)
             raise BuildError([{"path": "(request)", "message": f'send {{"attacker": ..., {shape}}}'}])
         report = self.validate(build, catalogue, linked) if report is None else report
-        return self.previewer.run(Previewing(build, catalogue, report, request, linked, targets))
+        return self.previewer.run(Previewing(build, catalogue, report, request, linked, reads, targets))
 
     def items_used(self, document: Mapping[str, Any]) -> list[tuple[ItemRef, tuple, str]]:
         """(the reference, where, key) of every pack item the document names."""

@@ -263,6 +263,6 @@ def preview_leader(previewing: Previewing) -> dict:
     leader, items, report = previewing.build, previewing.catalogue.items, previewing.report
     weapons = [items[pick.item] for pick in leader.hands] + attacks(leader, items, report.detail.implants)
     readings = Readings(**{name: setting(OPTIONS, leader, option) for name, option in PREVIEW_READINGS})
-    result = leader_preview(report, weapons, leader.traits["awa"], previewing.read(Situation),
+    result = leader_preview(report, weapons, leader.traits["awa"], previewing.read(),
                             [items[key] for key in report.detail.boosts], readings)
     return {**result, "attacker": leader.name}

@@ -240,7 +240,7 @@ def mech_preview(mech: Mech, offensive: bool, target: DefenderModel, situation: 
 
 def preview_mech(previewing: Previewing) -> dict:
     """Every attack action of the Mech's Parts against the Part the request describes, or a whole Mech."""
-    target, situation = previewing.read(DefenderModel, "target"), previewing.read(SituationModel)
+    target, situation = previewing.read("target"), previewing.read()
     mech = previewing.build
     return mech_preview(resolve(mech, previewing.catalogue), mech.stance == "offensive", target, situation,
                         defending_mech(target, previewing))

@@ -21,7 +21,7 @@ RULESET = Ruleset(
                     ItemRef("mechs[].mounts[].mods[]", in_place=True),
                     ItemRef("mechs[].systems[]", "mechs[].systems[]")),
              places=places.pilot_places, cosmetic=("name", "notes", "callsign"), detail=rules.PilotDetail,
-             previewer=Preview(preview.preview_pilot, ("target", "situation"))),
+             previewer=Preview(preview.preview_pilot, {"target": preview.Target, "situation": preview.Situation})),
         Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),),
              detail=rules.LanceDetail),
     ),

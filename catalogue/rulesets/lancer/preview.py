@@ -301,7 +301,7 @@ READINGS = ("accuracy", "crit-dice", "overcharge")  # the preview's house-rule r
 
 def preview_pilot(previewing: Previewing) -> dict[str, Any]:
     """Every weapon of every mech (or the one `situation.mech` names) against the target the request describes."""
-    target, situation = previewing.read(Target, "target"), previewing.read(Situation)
+    target, situation = previewing.read("target"), previewing.read()
     pilot, report = previewing.build, previewing.report
     mechs = report.detail.mechs
     if not mechs:

@@ -15,7 +15,7 @@ RULESET = Ruleset(
         Kind("unit", "Unit", UnitBuild, "chassis", lambda build, catalogue, linked: rules.validate(build, catalogue),
              items=(ItemRef("chassis"), ItemRef("mounts[].item", "mounts[]")),
              places=places.unit_places, resolve=rules.resolve, detail=rules.UnitDetail,
-             previewer=Preview(preview.preview_unit, ("target", "situation"))),
+             previewer=Preview(preview.preview_unit, {"target": preview.Target, "situation": preview.Situation})),
         Kind("company", "Company", CompanyBuild, "chassis", company.validate,
              links=(Link("units[].build", "unit"),),
              items=(ItemRef("units[].unit.chassis", "units[]"), ItemRef("units[].unit.mounts[].item", "units[].unit.mounts[]"),

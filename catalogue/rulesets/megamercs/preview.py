@@ -323,7 +323,7 @@ def infantry_losses(profile: Profile, hits, evasion: float, damage: int, blast, 
 
 def preview_unit(previewing: Previewing) -> dict[str, Any]:
     """Every weapon profile of the unit against the target the request describes."""
-    target, situation = previewing.read(Target, "target"), previewing.read(Situation)
+    target, situation = previewing.read("target"), previewing.read()
     unit = resolve(previewing.build, previewing.catalogue)
     if unit is None:
         raise BuildError([{"path": "attacker.chassis", "message": "pick a chassis first"}])

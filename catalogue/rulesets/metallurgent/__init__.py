@@ -34,7 +34,7 @@ RULESET = Ruleset(
              places=places.anvil_places, cosmetic=("name", "notes", "task"), resolve=rules.resolve,
              detail=rules.AnvilDetail,
              # A target is a conventional unit from the newest units pack, a saved Anvil, or one written in.
-             previewer=Preview(preview.preview_anvil, ("target", "situation"),
+             previewer=Preview(preview.preview_anvil, {"target": preview.TargetSpec, "situation": preview.Situation},
                                (Link("target.build", "anvil", owned=False),), "conventional_unit")),
         Kind("pilot", "Pilot", PilotBuild, "skill", lambda build, catalogue, linked: pilots.validate(build, catalogue),
              check_update=check_pilot_update,

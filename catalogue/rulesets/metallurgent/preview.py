@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..base import BuildError
+from ..base import BuildError, ShareId
 from ..dice import Distribution
 from ..house_rules import setting
 from ..spec import Previewing
@@ -34,7 +34,7 @@ from .rules import (
     energy,
     passive_heat,
 )
-from .schema import Arc, Radar, StandardArm, Weapon, WeaponStats
+from .schema import AnvilBuild, Arc, Radar, StandardArm, Weapon, WeaponStats
 
 OCCLUSION = {"daylight": 0, "twilight": 1, "night": 2, "moonless": 3}  # digest 6.4
 MAX_TURNS = 20
@@ -739,30 +739,49 @@ def preview(anvil: Anvil, target: Target, situation: Situation, mettle: int = ME
             "track": turn_track(anvil, results, situation)}
 
 
+class UnitTarget(BaseModel):
+    """A conventional unit of the newest units pack, by its key."""
+
+    model_config = ConfigDict(extra="forbid")
+    unit: str = Field(max_length=64)
+
+
+class SavedTarget(BaseModel):
+    """A saved Anvil, by its share id."""
+
+    model_config = ConfigDict(extra="forbid")
+    build: ShareId
+
+
+TargetSpec = UnitTarget | SavedTarget | AnvilBuild  # or an Anvil written in, read with the attacker's pack
+
+
 def preview_anvil(previewing: Previewing) -> dict[str, Any]:
     """Every attack of this Anvil, with its Pilot's Mettle (6 without one, M-R90), against the target."""
-    situation = previewing.read(Situation)
+    situation = previewing.read()
     pilot = previewing.report.detail.pilot
     anvil = rules.resolve(previewing.build, previewing.catalogue)
     return preview(anvil, target_of(previewing), situation, pilot.mettle if pilot else METTLE)
 
 
 def target_of(previewing: Previewing) -> Target:
-    """The request's target: {"unit": key} from the units pack, {"build": share id} of a saved Anvil, or an Anvil
-    written in (read with the attacker's pack)."""
+    """The request's target (TargetSpec), told apart by its shape: a unit of the units pack, a saved Anvil, or an
+    Anvil written in (read with the attacker's pack)."""
     spec = previewing.request.get("target")
-    if isinstance(spec, dict) and set(spec) == {"unit"}:
-        units, key = previewing.targets, spec["unit"]
-        unit = units.items.get(key) if units and isinstance(key, str) else None
-        if unit is None or units.categories[key] != "conventional_unit":
-            raise BuildError([{"path": "target.unit", "message": f"unknown unit {str(key)[:40]!r}"}])
-        return target_from_unit(unit)
-    if isinstance(spec, dict) and set(spec) == {"build"}:
-        saved = previewing.saved(spec["build"], "target.build", "Anvil")
-        return target_from_anvil(rules.resolve(rules.parse(saved.document), saved.catalogue))
     if not isinstance(spec, dict):
         raise BuildError([{"path": "target", "message": 'give {"unit": key}, {"build": share id} or an Anvil'}])
+    target = previewing.read("target", UnitTarget if set(spec) == {"unit"} else
+                             SavedTarget if set(spec) == {"build"} else AnvilBuild)
+    if isinstance(target, UnitTarget):
+        units = previewing.targets
+        unit = units.items.get(target.unit) if units else None
+        if unit is None or units.categories[target.unit] != "conventional_unit":
+            raise BuildError([{"path": "target.unit", "message": f"unknown unit {target.unit[:40]!r}"}])
+        return target_from_unit(unit)
+    if isinstance(target, SavedTarget):
+        saved = previewing.saved(target.build, "target.build", "Anvil")
+        return target_from_anvil(rules.resolve(rules.parse(saved.document), saved.catalogue))
     try:
-        return target_from_anvil(rules.resolve(rules.parse(spec), previewing.catalogue))
+        return target_from_anvil(rules.resolve(target, previewing.catalogue))
     except BuildError as error:
         raise BuildError([{**p, "path": f"target.{p['path']}"} for p in error.problems]) from None
