@@ -17,6 +17,7 @@ from catalogue.rulesets import ACTIVE, COMING
 from catalogue.rulesets.base import BuildError, PackError, PackUnreadable, pack_refs
 from catalogue.rulesets.packs import LONE_CSV_HEADER, MAX_UPLOAD
 
+from . import api_models as answers
 from . import changes, exchange, store
 from .kinds import page_for
 from .models import Build
@@ -49,6 +50,7 @@ def endpoint(*methods: str):
                 return answer(request, 404, "no such build or resource")
             except store.SavedBuildUnreadable as exc:
                 return answer(request, 409, "the saved build cannot be read here", exc.problems)
+        wrapped.methods = methods  # the OpenAPI document must describe each (tests/web/test_openapi.py)
         return wrapped
     return decorate
 
@@ -103,11 +105,11 @@ def rulesets(request):
     active = []
     for ruleset in ACTIVE.values():
         pack = latest_pack(ruleset.key)
-        active.append({"key": ruleset.key, "name": ruleset.name, "status": "active", "tagline": ruleset.tagline,
-                       "kinds": [k.key for k in ruleset.kinds], "pack": pack.ref if pack else None,
-                       "categories": list(ruleset.categories)})
-    coming = [{"key": r.key, "name": r.name, "status": "coming", "tagline": r.tagline} for r in COMING]
-    return JsonResponse({"rulesets": active + coming})
+        active.append(answers.ActiveRuleset(key=ruleset.key, name=ruleset.name, status="active",
+                                            tagline=ruleset.tagline, kinds=[k.key for k in ruleset.kinds],
+                                            pack=pack.ref if pack else None, categories=list(ruleset.categories)))
+    coming = [answers.ComingRuleset(key=r.key, name=r.name, status="coming", tagline=r.tagline) for r in COMING]
+    return answers.Rulesets(rulesets=active + coming).response()
 
 
 @endpoint("GET")
@@ -119,9 +121,9 @@ def items(request, key: str):
     pack = _pack(request, key)
     catalogue = catalogue_for(pack)
     # The pack's category is the item's `category`; an item's own field of that name (a weapon's) stays beside it.
-    found = [{"key": k, **_renamed(catalogue.items[k].model_dump(mode="json", exclude={"key"})), "category": c}
+    found = [answers.Item(key=k, **_renamed(catalogue.items[k].model_dump(mode="json", exclude={"key"})), category=c)
              for k, c in catalogue.categories.items() if category in (None, c)]
-    return JsonResponse({"ruleset": key, "pack": pack.ref, "source": pack.source, "items": found})
+    return answers.Items(ruleset=key, pack=pack.ref, source=pack.source, items=found).response()
 
 
 def _renamed(fields: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +134,7 @@ def _renamed(fields: dict[str, Any]) -> dict[str, Any]:
 def examples(request, key: str):
     _ruleset(key)
     pack = _pack(request, key)
-    return JsonResponse({"ruleset": key, "pack": pack.ref, "examples": pack.examples})
+    return answers.Examples(ruleset=key, pack=pack.ref, examples=pack.examples).response()
 
 
 @endpoint("GET")
@@ -141,25 +143,26 @@ def house_rules(request, key: str):
     severities any rule ID of its index may be given."""
     ruleset = _ruleset(key)
     kinds = [kind.key for kind in ruleset.kinds]
-    options = [{"key": o.key, "kind": o.kind, "label": o.label, "rule": o.rule, "text": o.text,
-                "kinds": list(o.kinds or kinds), "default": o.default, **({"low": o.low, "high": o.high} if o.kind == "parameter" else
-                                         {"choices": o.choices})} for o in ruleset.house_rules().values()]
-    return JsonResponse({"ruleset": key, "options": options,
-                         "severity": {"rules": list(ruleset.rules()), "values": ["error", "warning", "info", "off"]}})
+    options = [answers.HouseRuleOption(key=o.key, kind=o.kind, label=o.label, rule=o.rule, text=o.text,
+                                       kinds=list(o.kinds or kinds), default=o.default,
+                                       **({"low": o.low, "high": o.high} if o.kind == "parameter" else
+                                          {"choices": o.choices})) for o in ruleset.house_rules().values()]
+    severity = answers.Severities(rules=list(ruleset.rules()), values=["error", "warning", "info", "off"])
+    return answers.HouseRules(ruleset=key, options=options, severity=severity).response()
 
 
 @endpoint("POST")
 def validate(request):
     checked = store.check(read_json(request))
-    return JsonResponse(checked.report.as_dict())
+    return answers.Report.of(checked.report).response()
 
 
 @endpoint("POST")
 def create_build(request):
     checked = store.check(read_json(request))
     build = store.create(checked)
-    return JsonResponse({**build_urls(request, build), "share_id": build.share_id, "edit_token": build.edit_token,
-                         "version": build.version, "report": checked.report.as_dict()}, status=201)
+    return answers.SavedBuild(**build_urls(request, build), share_id=build.share_id, edit_token=build.edit_token,
+                              version=build.version, report=answers.Report.of(checked.report)).response(201)
 
 
 @endpoint("POST")
@@ -169,10 +172,10 @@ def import_other(request, format: str):
     read_json(request)  # the same limits and JSON checks as a build
     imported = exchange.read(format, request.body, request.GET.get("pack", ""))
     build = store.create(imported.checked)
-    return JsonResponse({**build_urls(request, build), "share_id": build.share_id, "edit_token": build.edit_token,
-                         "version": build.version, "report": imported.checked.report.as_dict(),
-                         "packs": pack_refs(build.pack_ref), "missing_packs": imported.missing,
-                         "unknown": exchange.unknown_as_dicts(imported.unknown)}, status=201)
+    return answers.ImportedBuild(
+        **build_urls(request, build), share_id=build.share_id, edit_token=build.edit_token, version=build.version,
+        report=answers.Report.of(imported.checked.report), packs=pack_refs(build.pack_ref),
+        missing_packs=imported.missing, unknown=exchange.unknown_as_dicts(imported.unknown)).response(201)
 
 
 @endpoint("GET", "PUT", "DELETE")
@@ -186,9 +189,9 @@ def build_detail(request, ref: str):
             build = store.at_version(build, int(wanted))
         build, _ = store.shown(build, request.GET.get("reveal"))
         checked = store.check_saved(build)
-        return JsonResponse({"build": build.document, "version": build.version, "share_id": build.share_id,
-                             "share_url": request.build_absolute_uri(build.share_url()),
-                             "report": checked.report.as_dict()})
+        return answers.BuildRead(build=build.document, version=build.version, share_id=build.share_id,
+                                 share_url=request.build_absolute_uri(build.share_url()),
+                                 report=answers.Report.of(checked.report)).response()
     build = get_object_or_404(Build, edit_token=ref)
     if request.method == "DELETE":
         # Of several DELETEs racing, only the one that removed the row answers 204.
@@ -207,8 +210,8 @@ def build_detail(request, ref: str):
     except store.StaleVersion as stale:
         raise ApiError(409, f"stale version: you edited version {body['version']}, the build is now at "
                             f"version {stale.current}; fetch it and reapply your change") from None
-    return JsonResponse({**build_urls(request, build), "version": build.version,
-                         "report": checked.report.as_dict()})
+    return answers.UpdatedBuild(**build_urls(request, build), version=build.version,
+                                report=answers.Report.of(checked.report)).response()
 
 
 @endpoint("GET")
@@ -219,8 +222,9 @@ def build_changes(request, share_id: str):
     target = request.GET.get("pack") or (newer.ref if (newer := changes.newer_pack(build.pack_ref)) else "")
     if not target:
         raise ApiError(404, "the build is on the newest version of its pack; name one with ?pack=")
-    return JsonResponse(changes.compare(store.check_saved(build).document, page_for(build.ruleset, build.kind).kind,
-                                        target[:100]))
+    compared = changes.compare(store.check_saved(build).document, page_for(build.ruleset, build.kind).kind,
+                               target[:100])
+    return answers.PackChanges.model_validate(compared).response()
 
 
 @endpoint("POST")
@@ -285,12 +289,11 @@ def packs(request, token: str | None = None):
     except PackError as exc:
         raise ApiError(422, "the pack is not valid; nothing was loaded", pack_problems(exc)) from None
     owner, result = published.user_pack, published.result
-    return JsonResponse({"pack": result.ref, "items": published.own_items, "extends": published.extends,
-                         "status": result.status,
-                         "share_url": request.build_absolute_uri(owner.share_url()),
-                         "edit_url": request.build_absolute_uri(owner.get_absolute_url()),
-                         "edit_token": owner.edit_token, "skipped": [asdict(entry) for entry in published.skipped]},
-                        status=201 if result.status == "created" else 200)
+    return answers.PublishedPack(
+        pack=result.ref, items=published.own_items, extends=published.extends, status=result.status,
+        share_url=request.build_absolute_uri(owner.share_url()),
+        edit_url=request.build_absolute_uri(owner.get_absolute_url()), edit_token=owner.edit_token,
+        skipped=[asdict(entry) for entry in published.skipped]).response(201 if result.status == "created" else 200)
 
 
 def pack_problems(error: PackError) -> list[dict[str, str]]:

@@ -1,11 +1,12 @@
-"""Error pages: JSON ({"status", "reason", "problems"}) under /api/, a page elsewhere; each names its request id."""
+"""Error pages: JSON under /api/ (api_models.ErrorAnswer: {"status", "reason", "problems", "request_id"}), a page
+elsewhere; each names its request id."""
 from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 
+from .api_models import ErrorAnswer
 from .store import SavedBuildUnreadable
 
 REASONS = {400: "bad request", 403: "forbidden", 404: "no such page or resource", 405: "method not allowed",
@@ -16,10 +17,7 @@ def answer(request, status: int, reason: str = "", problems: list | None = None)
     reason = reason or REASONS.get(status, "error")
     ident = getattr(request, "id", "")
     if request.path.startswith("/api/"):
-        body = {"status": status, "reason": reason, "problems": problems or []}
-        if ident:
-            body["request_id"] = ident
-        return JsonResponse(body, status=status)
+        return ErrorAnswer(status=status, reason=reason, problems=problems or [], request_id=ident).response(status)
     return render(request, "error.html", {"status": status, "reason": reason, "problems": problems or [],
                                           "request_id": ident}, status=status)
 

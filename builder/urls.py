@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import api, packs, presets, preview, views
+from . import api, openapi, packs, presets, preview, views
 
 api_patterns = [
     path("rulesets/", api.rulesets, name="api-rulesets"),
@@ -16,6 +16,8 @@ api_patterns = [
     path("import/<slug:format>", api.import_other, name="api-import"),
     path("packs", api.packs, name="api-packs"),
     path("packs/<str:token>", api.packs, name="api-pack-publish"),
+    path("openapi.json", openapi.schema, name="api-openapi"),
+    path("docs/", openapi.reference, name="api-docs"),
 ]
 
 urlpatterns = [
