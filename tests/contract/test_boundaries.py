@@ -23,7 +23,7 @@ GAMES = sorted(RULESETS)
 GAME_FOLDERS = {ROOT / "catalogue" / "rulesets" / key for key in GAMES} | {ROOT / "builder" / "kinds" / key for key in GAMES}
 REGISTRY = ROOT / "catalogue" / "rulesets" / "__init__.py"
 GENERIC_TEMPLATES = [ROOT / "templates" / name for name in ("base.html", "home.html", "bad_input.html", "error.html")] + [
-    path for folder in ("partials", "pdf", "catalogue", "packs", "builder") for suffix in ("html", "jinja")
+    path for folder in ("partials", "pdf", "catalogue", "packs", "builder", "api") for suffix in ("html", "jinja")
     for path in sorted((ROOT / "templates" / folder).glob(f"*.{suffix}"))]
 STATIC = ROOT / "static"
 GAME_STYLESHEETS = {STATIC / "css" / f"{key}.css" for key in GAMES}
