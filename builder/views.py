@@ -26,6 +26,7 @@ from catalogue.rulesets.base import BuildError, pack_refs
 from . import changes, exchange, forms, rosters, store, tasks
 from .errors import bad_input, go_to
 from .kinds import PAGES, page_for
+from .kinds.base import site_of
 from .models import Build
 from .pdf import Sheet
 from .session import (
@@ -322,6 +323,22 @@ def share_json(request, share_id: str):
     return response
 
 
+def share_text(request, share_id: str):
+    """The build as plain text to paste in a chat (builder.text)."""
+    return _text(request, share_id, "plain", "text/plain")
+
+
+def share_markdown(request, share_id: str):
+    """The build as Markdown, for forums and chats that read it."""
+    return _text(request, share_id, "markdown", "text/markdown")
+
+
+def _text(request, share_id: str, wording: str, content_type: str):
+    build, _ = store.shown(_saved(request, share_id), request.GET.get("reveal"))
+    words = page_for(build.ruleset, build.kind).text(build, site_of(request))
+    return HttpResponse(words[wording], content_type=f"{content_type}; charset=utf-8")
+
+
 def share_pdf(request, share_id: str):
     """The PDF, from the sheets cache or rendered now; one of many builds renders in the worker meanwhile, and
     this answers with a page that follows it (a failed one is queued again when the page's link asks)."""
@@ -359,7 +376,7 @@ def _sheet(request, share_id: str) -> Sheet | None:
     """The sheet a PDF link asks for (404 for no such build), or None for a paper we do not print on."""
     build = _saved(request, share_id)
     paper = request.GET.get("paper", "a4")
-    return (Sheet(build, paper, f"{request.scheme}://{request.get_host()}", request.GET.get("reveal", ""))
+    return (Sheet(build, paper, site_of(request), request.GET.get("reveal", ""))
             if paper in ("a4", "letter") else None)
 
 

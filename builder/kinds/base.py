@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from urllib.parse import urlencode
 from functools import cache as once, cached_property
 from typing import Any
 
@@ -34,6 +35,7 @@ from .. import changes, forms, live, presets, store
 from ..charts import qr_data_uri
 from ..rosters import Roster
 from ..session import has_builds
+from ..text import Text
 
 
 class KindPage:
@@ -239,7 +241,8 @@ class KindPage:
         but for the form token: then the whole page is kept, with a stand-in for the token."""
         newer = changes.newer_packs(build.pack_ref)
         key = "share:" + hashlib.sha256(json.dumps([store.link_versions(build), [p.ref for p in newer],
-                                                    getattr(build, "masked", False), reveal]).encode()).hexdigest()
+                                                    getattr(build, "masked", False), reveal,
+                                                    site_of(request)]).encode()).hexdigest()
         if has_builds(request) or len(get_messages(request)):
             return self.share_page(request, build, key, newer=newer, reveal=reveal)
         html = cache.get(f"{key}:page")
@@ -259,11 +262,26 @@ class KindPage:
                      (("head", "builder/share_head.html"), ("body", self.template("share")))}
             cache.set(key, parts, settings.HARDPOINT_SHARE_CACHE_SECONDS)
         context = {"page": self, "build": build, **{name: mark_safe(html) for name, html in parts.items()},
-                   "versions": store.versions_of(build), **extra}
+                   "versions": store.versions_of(build), "text": self.text(build, site_of(request)),
+                   "text_query": version_query(build, extra.get("reveal", "")), **extra}
         if self.previews:
             context.update(self.preview_context(request, build.document, build), share_only=True,
                            preview_form_template=self.template("preview_form"))
         return render(request, "builder/share_page.html", context)
+
+    # --- text to paste ---------------------------------------------------------------------------
+
+    def text(self, build, site: str) -> dict[str, str]:
+        """The build as text to paste (builder.text), {"plain": ..., "markdown": ...}, its links on `site`: worded
+        once per version of it and of the builds it names."""
+        key = "text:" + hashlib.sha256(json.dumps([store.link_versions(build), getattr(build, "masked", False),
+                                                   site]).encode()).hexdigest()
+        words = cache.get(key)
+        if words is None:
+            written = Text.of(self, store.check_saved(build), build, site)
+            words = {"plain": written.plain(), "markdown": written.markdown()}
+            cache.set(key, words, settings.HARDPOINT_SHARE_CACHE_SECONDS)
+        return words
 
     # --- printed sheets ------------------------------------------------------------------------
 
@@ -296,6 +314,18 @@ class KindPage:
         """The preview request (`target`, `situation`: what Kind.preview reads) from the preview form's fields
         (`preview-` taken off)."""
         raise BuildError([{"path": "preview", "message": f"{self.kind.label} builds have no combat preview"}])
+
+
+def version_query(build, reveal: str) -> str:
+    """The query that keeps a share page's files (JSON, text) on the version and reveal link it shows."""
+    asked = {**({"version": build.version} if getattr(build, "snapshot", False) else {}),
+             **({"reveal": reveal} if reveal else {})}
+    return f"?{urlencode(asked)}" if asked else ""
+
+
+def site_of(request) -> str:
+    """The scheme and host this site's links start with, as the request reached it."""
+    return f"{request.scheme}://{request.get_host()}"
 
 
 def build_changed(response):

@@ -234,6 +234,36 @@ class Preview:
 
 
 @dataclass(frozen=True)
+class Member:
+    """A roster's member in its text: its name, one line of what it is (kind, cost, key stats), and its share id
+    ("" for one written in or no longer saved)."""
+
+    name: str
+    line: str = ""
+    share_id: str = ""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a build's plain text (`/s/<id>.txt`, "Copy as text") says beyond what every kind's says (its name,
+    kind, pack, the line its page describes it by, budgets, verdict with rule IDs and share link): its key stats, its
+    parts by where they sit, or a roster's members. Short enough for a chat message."""
+
+    stats: tuple[tuple[str, Any], ...] = ()  # (label, value as it reads): ("Armour", 3)
+    parts: tuple[tuple[str, str], ...] = ()  # (where, what): ("Right Arm", "Kestrel Rifle, Gauss Lance")
+    members: tuple[Member, ...] = ()
+
+    @staticmethod
+    def stats_of(report: Report, keys: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+        """The report's stats of these keys, in this order, each with its unit; a key it lacks is left out."""
+        found = [report.stats[key] for key in keys if key in report.stats]
+        return tuple((stat.label, f"{stat.value} {stat.unit}" if stat.unit else stat.value) for stat in found)
+
+
+Summarise = Callable[[Any, Catalogue, Report, Mapping[str, "Linked | None"]], Summary]
+
+
+@dataclass(frozen=True)
 class Kind:
     """One kind of build of a ruleset: its document model, which pack serves it, and its rules."""
 
@@ -257,6 +287,8 @@ class Kind:
     starter: Mapping[str, Any] = field(default_factory=dict)
     previewer: Preview | None = None  # None: no combat preview
     detail: type[Detail] = Detail  # what its reports' `detail` is (every report of the kind has this type)
+    # Its plain-text summary from the parsed build, its pack, its check and its links (see Summary).
+    summary: Summarise | None = None
 
     def preview(self, build: Any, catalogue: Catalogue, request: Any, linked: Mapping[str, Linked | None], *,
                 report: Report | None = None, targets: Catalogue | None = None) -> dict[str, Any]:
@@ -271,6 +303,13 @@ class Kind:
             raise BuildError([{"path": "(request)", "message": f'send {{"attacker": ..., {shape}}}'}])
         report = self.validate(build, catalogue, linked) if report is None else report
         return self.previewer.run(Previewing(build, catalogue, report, request, linked, reads, targets))
+
+    def summarise(self, build: Any, catalogue: Catalogue, report: Report,
+                  linked: Mapping[str, Linked | None]) -> Summary:
+        """The kind's Summary; every registered kind declares one (the contract tests hold it to that)."""
+        if self.summary is None:
+            raise NotImplementedError(f"{self.label} builds declare no text summary")
+        return self.summary(build, catalogue, report, linked)
 
     def items_used(self, document: Mapping[str, Any]) -> list[tuple[ItemRef, tuple, str]]:
         """(the reference, where, key) of every pack item the document names."""

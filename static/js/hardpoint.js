@@ -20,8 +20,9 @@ document.addEventListener("click", async (event) => {
   }
   const label = field.labels[0].firstChild.textContent.trim();
   button.closest(".links").querySelector(".copy-status").textContent = `${label} copied.`;
+  const said = button.dataset.said ??= button.textContent;
   button.textContent = "Copied ✓";
-  setTimeout(() => { button.textContent = "Copy"; }, 2000);
+  setTimeout(() => { button.textContent = said; }, 2000);
 });
 
 // Leaving a builder with unsaved changes (the "unsaved changes" badge is showing) asks first; saving does not.
