@@ -98,3 +98,30 @@ class HouseRulePreset(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("house-rules-preset", args=[self.share_id])
+
+
+class Collection(models.Model):
+    """The builds a player keeps, on every browser that opened its link: no account, the link is the key. Knowing
+    it is knowing every edit link in it, so its owner can replace it (`replace`): the old one opens nothing."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_edit_token, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    builds = models.ManyToManyField(Build, through="Kept", related_name="collections")
+
+    def get_absolute_url(self) -> str:
+        return reverse("collection-join", args=[self.token])
+
+    def replace(self) -> None:
+        self.token = new_edit_token()
+        self.save(update_fields=["token"])
+
+
+class Kept(models.Model):
+    """A build in a collection. Taking it out leaves the build and its links as they were."""
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="kept")
+    build = models.ForeignKey(Build, on_delete=models.CASCADE, related_name="kept")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["collection", "build"], name="kept_once")]

@@ -1,4 +1,5 @@
-"""The builds opened on this browser, kept in its session: no accounts, and no listing of anyone else's."""
+"""What a browser keeps: its collection (by link, so on every browser that opened it), its drafts and its packs, in
+its session. No accounts, and no listing of anyone else's."""
 import json
 from typing import Any
 
@@ -8,41 +9,83 @@ from django.utils import timezone
 
 from catalogue.models import UserPack
 
-from .models import Build, Draft
+from .models import Build, Collection, Draft, Kept
 
-KEPT_BUILDS = 50
 KEPT_DRAFTS = 4  # builder pages with unsaved changes kept per browser
 MAX_DRAFT = 64 * 1024  # characters of one draft's form
 DRAFT_SKIPS = ("csrfmiddlewaretoken", "draft_for", "view", "chooser", "structure", "mechanics", "shown")
+LOST = "collection_lost"  # the session's note that its collection link was replaced on another browser
+
+
+def collection(request, create: bool = False) -> Collection | None:
+    """This browser's collection (see models.Collection); with `create`, a new one if it has none yet. Read once
+    a request. A browser whose link was replaced elsewhere is out of it from its next request: it is told so once
+    (`lost`) and starts a collection of its own when it next keeps a build."""
+    if getattr(request, "_collection", None) is None and (create or not hasattr(request, "_collection")):
+        token = request.session.get("collection")
+        found = Collection.objects.filter(token=token).first() if token else None
+        if token and found is None:
+            del request.session["collection"]
+            request.session[LOST] = True
+        older = request.session.pop("builds", None)  # a browser's list from before collections: moved in whole
+        if found is None and (create or older):
+            found = join(request, Collection.objects.create())
+        if older:
+            _put(found, Build.objects.filter(edit_token__in=older))
+        request._collection = found
+    return request._collection
+
+
+def join(request, joined: Collection) -> Collection:
+    """Make `joined` this browser's collection, bringing along the builds it kept so far (none is lost)."""
+    current = getattr(request, "_collection", None) or (
+        Collection.objects.filter(token=request.session.get("collection", "")).first())
+    if current is not None and current.pk != joined.pk:
+        _put(joined, current.builds.all())
+    request.session["collection"] = joined.token
+    request.session.pop(LOST, None)
+    request._collection = joined
+    return joined
+
+
+def lost(request) -> bool:
+    """Whether this browser's collection link was replaced on another browser (said once)."""
+    collection(request)
+    return bool(request.session.pop(LOST, False))
 
 
 def keep(request, *builds: Build) -> None:
-    """Put these builds at the top of this browser's list, the first one topmost."""
-    tokens = request.session.get("builds", [])
-    first = [b.edit_token for b in builds]
-    if tokens[: len(first)] != first:  # unchanged lists are not rewritten on every edit
-        request.session["builds"] = (first + [t for t in tokens if t not in first])[:KEPT_BUILDS]
+    """Put these builds in this browser's collection (saved, opened by their edit link, copied, imported)."""
+    _put(collection(request, create=True), builds)
+
+
+def _put(into: Collection, builds) -> None:
+    Kept.objects.bulk_create([Kept(collection=into, build=b) for b in builds], ignore_conflicts=True)
 
 
 def forget(request, build: Build) -> None:
-    request.session["builds"] = [t for t in request.session.get("builds", []) if t != build.edit_token]
+    """Take a build out of this browser's collection; the build and its links stay."""
+    if (kept := collection(request)) is not None:
+        Kept.objects.filter(collection=kept, build=build).delete()
 
 
 def has_builds(request) -> bool:
-    return bool(request.session.get("builds"))
+    return bool(request.session.get("collection") or request.session.get("builds"))
 
 
 def mine(request, ruleset: str | None = None, kind: str | None = None) -> list[Build]:
-    """This browser's builds, newest first; of one ruleset and kind when given."""
-    tokens = request.session.get("builds", [])
-    if not tokens:
+    """This browser's collection, last saved first; of one ruleset and kind when given."""
+    if not has_builds(request):
         return []  # most visitors of a share link: no query
-    builds = Build.objects.filter(edit_token__in=tokens)
+    kept = collection(request)
+    if kept is None:
+        return []
+    builds = Build.objects.filter(kept__collection=kept)
     if ruleset:
         builds = builds.filter(ruleset=ruleset)
     if kind:
         builds = builds.filter(kind=kind)
-    return sorted(builds, key=lambda b: tokens.index(b.edit_token))
+    return list(builds.order_by("-updated_at"))
 
 
 def keep_draft(request, page: str, post: QueryDict) -> bool:

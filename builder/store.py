@@ -268,13 +268,15 @@ def refuse_masked(checked: Checked) -> None:
                           for path in paths])
 
 
-def create(checked: Checked, forked_from: Build | None = None) -> Build:
+def create(checked: Checked, forked_from: Build | None = None, links: tuple[str, str] | None = None) -> Build:
+    """Save a new build; `links` (edit token, share id) keeps the links it had on another server."""
     refuse_masked(checked)
     doc = checked.document
     with transaction.atomic():
         build = Build.objects.create(
             ruleset=doc["ruleset"], kind=doc["kind"], name=doc["name"], pack_ref=checked.build.pack_set, document=doc,
-            legal=checked.report.legal, verdict=verdict(checked), forked_from=forked_from)
+            legal=checked.report.legal, verdict=verdict(checked), forked_from=forked_from,
+            **(dict(zip(("edit_token", "share_id"), links)) if links else {}))
         record(build)
     return build
 

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import api, openapi, packs, presets, preview, views
+from . import api, collection, openapi, packs, presets, preview, views
 
 api_patterns = [
     path("rulesets/", api.rulesets, name="api-rulesets"),
@@ -25,6 +25,11 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("new/<slug:ruleset>/<slug:kind>/", views.new_build, name="build-new"),
     path("import/", views.import_build, name="build-import"),
+    path("c/<str:token>/", collection.join, name="collection-join"),
+    path("collection/replace", collection.replace, name="collection-replace"),
+    path("collection/remove", collection.remove, name="collection-remove"),
+    path("collection/file", collection.download, name="collection-file"),
+    path("collection/upload", collection.upload, name="collection-upload"),
     path("draft/", views.save_draft, name="draft"),
     path("roster/<slug:ruleset>/<slug:kind>/", views.roster_search, name="roster-search"),
     path("b/<str:token>/", views.edit_build, name="build-edit"),

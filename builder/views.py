@@ -23,7 +23,7 @@ from catalogue.models import UserPack
 from catalogue.rulesets import ACTIVE, COMING, EXCHANGES
 from catalogue.rulesets.base import BuildError, pack_refs
 
-from . import changes, exchange, forms, rosters, store, tasks
+from . import changes, collection, exchange, forms, rosters, store, tasks
 from .errors import bad_input, go_to
 from .kinds import PAGES, page_for
 from .kinds.base import site_of
@@ -37,8 +37,8 @@ from .session import (
     keep_draft,
     keep_pack,
     latest_draft,
+    lost,
     may_build_on,
-    mine,
     my_packs,
     opened,
 )
@@ -64,8 +64,13 @@ def home(request):
                 examples.append({"url": f"{reverse('build-new', args=[ruleset, kind])}?example={index}",
                                  "page": page, "name": example["name"], "subtitle": page.describe(example),
                                  "notes": example.get("notes", "")})
-    builds = [{"build": build, "page": PAGES.get((build.ruleset, build.kind))} for build in mine(request)]
-    return render(request, "home.html", {"active": list(ACTIVE.values()), "coming": COMING, "mine": builds,
+    listed = collection.listing(request)
+    if request.htmx and request.htmx.target == "collection-list":  # a search as the player types
+        return render(request, "collection/list.html", listed)
+    if lost(request):
+        messages.warning(request, "The collection this browser showed has a new link now (it was replaced on another "
+                                  "browser). Open the new link here to see its builds again.")
+    return render(request, "home.html", {"active": list(ACTIVE.values()), "coming": COMING, **listed,
                                          "examples": examples,
                                          "import_formats": [(key, f"{exchange.label} ({ruleset.name})")
                                                             for key, (ruleset, exchange) in EXCHANGES.items()]})

@@ -85,7 +85,7 @@ def test_save_creates_build_with_separate_links(client, example):
     assert build.legal and build.version == 1
     page = client.get(f"/b/{build.edit_token}/").content.decode()
     assert f"/s/{build.share_id}/" in page
-    assert build.edit_token in client.session["builds"]
+    assert build.collections.get().token == client.session["collection"]
     assert build.name in client.get("/").content.decode()  # remembered on this browser
 
 
