@@ -247,7 +247,9 @@ class Member:
 class Summary:
     """What a build's plain text (`/s/<id>.txt`, "Copy as text") says beyond what every kind's says (its name,
     kind, pack, the line its page describes it by, budgets, verdict with rule IDs and share link): its key stats, its
-    parts by where they sit, or a roster's members. Short enough for a chat message."""
+    parts by where they sit, or a roster's members. Short enough for a chat message. Of a linked build it may use
+    only what its share link shows (its name, share id, document); its report is the whole build's check, whose
+    numbers may count secrets (Kind.secrecy)."""
 
     stats: tuple[tuple[str, Any], ...] = ()  # (label, value as it reads): ("Armour", 3)
     parts: tuple[tuple[str, str], ...] = ()  # (where, what): ("Right Arm", "Kestrel Rifle, Gauss Lance")

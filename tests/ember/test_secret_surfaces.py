@@ -44,7 +44,8 @@ def surfaces(client, mech_build, squad_build, tmp_path) -> dict[str, str]:
         sid, kind = build.share_id, build.kind
         for path in (f"/s/{sid}/", f"/s/{sid}.json", f"/api/builds/{sid}", f"/s/{sid}/v/1/", f"/s/{sid}/v/2/",
                      f"/s/{sid}/compare/?a=1&b=2", f"/s/{sid}/changes/?pack={OLDER}",
-                     f"/api/builds/{sid}/changes?pack={OLDER}", f"/s/{sid}/export/compcon"):
+                     f"/api/builds/{sid}/changes?pack={OLDER}", f"/s/{sid}/export/compcon", f"/s/{sid}.txt",
+                     f"/s/{sid}.md"):
             response = client.get(path)
             assert response.status_code < 500, path
             got[f"{kind} {path.replace(sid, 'ID')}"] = response.content.decode()
