@@ -3,6 +3,7 @@
 Run with `python -m bench`. Uses a throwaway test database, never the app's own; the throughput rows' gunicorn
 serves that same database.
 """
+import http.client
 import os
 import secrets
 import statistics
@@ -163,6 +164,7 @@ def run() -> int:
     with override_settings(ROOT_URLCONF="bench.urls", DEBUG=False, ALLOWED_HOSTS=["testserver"]):
         lancer_data_bench(client)
     throughput_bench(saved)
+    table_bench(saved)
     scale_out_bench(document)
     print("\nGrowth with size: medians, each with its ratio to the smallest size's")
     anvil_growth(document, catalogue)
@@ -456,6 +458,70 @@ def throughput_bench(saved) -> None:
           f"(goal >= 50%)")
     print(f"   its A4 PDF, asked for again and again      {pdf:6.0f} requests/s = {pdf / view:4.0%} of the view's "
           f"(goal >= 50%)")
+
+
+def table_bench(saved) -> None:
+    """Table mode under gunicorn: a change to a track, timed alternately with the trivial view; how soon it is on a
+    second screen that asks every second as the table page does; and what 100 open tables asking every second
+    cost, from the requests a second the "nothing moved" answer is served at."""
+    if connection.vendor != "sqlite":
+        print("13. table mode: skipped, it serves this run's SQLite test database")
+        return
+    from builder import store
+    from builder.models import Table
+    from builder.table import sheet_of
+
+    sheet = sheet_of(store.check_saved(saved), saved.name, saved.share_id)
+    tables = [Table.objects.create(build=saved, version=saved.version, sheet=sheet) for _ in range(100)]
+    track = next(t for t in sheet[0]["tracks"] if not t["options"] and t["high"] - t["low"] >= 1)
+    token = tables[0].token
+    workers, clients, seconds, runs = 4, 8, 2, 5
+    with gunicorn(f"sqlite:///{connection.settings_dict['NAME']}", workers, RATE_LIMITS="0") as port:
+        headers = {"Content-Type": FORM, "Accept": "application/json", "Host": cluster.HOST}
+        value = [track["start"]]
+
+        def change() -> float:
+            after = track["low"] if value[0] != track["low"] else track["low"] + 1
+            body = urlencode({"key": track["key"], "before": value[0], "after": after}).encode()
+            value[0] = after
+            return timed_request(port, "POST", f"/t/{token}/change", body, headers)
+
+        for _ in range(5):
+            change(), timed_request(port, "GET", "/bench/minimal")
+        pairs = [(change(), timed_request(port, "GET", "/bench/minimal")) for _ in range(60)]
+        changed, view = statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
+        arrivals = [arrival(port, token, change) for _ in range(10)]
+        live = f"/t/{token}/live?revision={Table.objects.get(token=token).revision}"
+        requests_per_second(port, live, 1, clients)
+        polls = statistics.median(requests_per_second(port, live, seconds, clients) for _ in range(runs))
+        trivial = statistics.median(requests_per_second(port, "/bench/minimal", seconds, clients) for _ in range(runs))
+    print(f"13. table mode under gunicorn ({workers} workers, DEBUG off), against a trivial Django view returning 'ok' "
+          f"({fmt(view)} a request, {trivial:.0f} requests/s)")
+    print(f"   a change to a track (POST, one transaction)  {fmt(changed):>10} = {changed / view:4.1f}x the view")
+    print(f"   on a second screen asking every second       median {fmt(statistics.median(arrivals))}, slowest "
+          f"{fmt(max(arrivals))} (target <= 2 s)")
+    print(f"   \"nothing moved\" (204) answers              {polls:6.0f} requests/s = {polls / trivial:4.0%} of the "
+          f"view's: 100 open tables asking every second take {100 / polls:.1%} of this server")
+
+
+def arrival(port: int, token: str, change) -> float:
+    """Seconds from sending a change until a screen that asks every second, as the table page does (at a moment
+    of its own), has the new revision."""
+    from builder.models import Table
+
+    seen = Table.objects.get(token=token).revision
+    offset = secrets.randbelow(1000) / 1000  # where in its second the other screen is
+    start = time.perf_counter()
+    change()
+    time.sleep(offset)
+    while True:
+        asking = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        asking.request("GET", f"/t/{token}/live?revision={seen}", headers={"Host": cluster.HOST})
+        status = asking.getresponse().status
+        asking.close()
+        if status == 200:
+            return time.perf_counter() - start
+        time.sleep(1)
 
 
 def scale_out_bench(document: dict) -> None:

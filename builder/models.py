@@ -125,3 +125,44 @@ class Kept(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["collection", "build"], name="kept_once")]
+
+
+class Table(models.Model):
+    """One game of one build at the version it was opened on, on every screen that has its link: the tracks its
+    kind declared then (kept, so the table never changes under the players), their values, and what changed."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_edit_token, editable=False)
+    build = models.ForeignKey(Build, on_delete=models.CASCADE, related_name="tables")
+    version = models.PositiveIntegerField()
+    reveal = models.BooleanField(default=False)  # opened by the reveal link: it shows what the share link masks
+    sheet = models.JSONField()  # the sections of tracks (builder.table)
+    state = models.JSONField(default=dict)  # track key -> value, where it is not the track's start
+    revision = models.PositiveIntegerField(default=0)  # bumped by every change: a screen asks whether it moved
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def get_absolute_url(self) -> str:
+        return reverse("table", args=[self.token])
+
+    @property
+    def round(self) -> int:
+        return self.state.get("@round", 1)
+
+
+class TableEvent(models.Model):
+    """One change at a table, with every value it moved (before, after): the log, and what undo puts back."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    revision = models.PositiveIntegerField()  # the revision it made
+    what = models.CharField(max_length=300)
+    changes = models.JSONField()  # [[key, before, after], ...]
+    undone_by = models.PositiveIntegerField(null=True, blank=True)  # the revision of the undo that took it back
+    undo_of = models.PositiveIntegerField(null=True, blank=True)  # for an undo, the revision it took back
+    change_id = models.CharField(max_length=40, blank=True)  # the screen's id for it: one sent twice counts once
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-revision"]
+        constraints = [models.UniqueConstraint(fields=["table", "revision"], name="one_event_per_revision"),
+                       models.UniqueConstraint(fields=["table", "change_id"], condition=~models.Q(change_id=""),
+                                               name="one_event_per_change")]

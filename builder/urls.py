@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import api, collection, openapi, packs, presets, preview, views
+from . import api, collection, openapi, packs, presets, preview, table, views
 
 api_patterns = [
     path("rulesets/", api.rulesets, name="api-rulesets"),
@@ -45,6 +45,12 @@ urlpatterns = [
     path("s/<str:share_id>.md", views.share_markdown, name="build-markdown"),
     path("s/<str:share_id>/pdf-progress", views.share_pdf_progress, name="build-pdf-progress"),
     path("s/<str:share_id>/copy", views.fork, name="build-fork"),
+    path("s/<str:share_id>/play", table.play, name="build-play"),
+    path("t/<str:token>/", table.show, name="table"),
+    path("t/<str:token>/live", table.live, name="table-live"),
+    path("t/<str:token>/change", table.change_view, name="table-change"),
+    path("t/<str:token>/undo", table.undo_view, name="table-undo"),
+    path("t/<str:token>/reset", table.reset_view, name="table-reset"),
     path("s/<str:share_id>/export/<slug:format>", views.export_build, name="build-export"),
     path("s/<str:share_id>/changes/", views.share_changes, name="build-changes"),
     path("s/<str:share_id>/v/<int:version>/", views.share_version, name="build-version"),

@@ -266,6 +266,54 @@ Summarise = Callable[[Any, Catalogue, Report, Mapping[str, "Linked | None"]], Su
 
 
 @dataclass(frozen=True)
+class Track:
+    """One thing a player keeps count of at the table, from the build's own sheet (Kind.tabletop): HP, Heat, a
+    Component's condition, a weapon's ammo, a Skill's use. Its value is a whole number from `low` to `high`:
+
+    - a count (HP, Heat, ammo) with `low`..`high`, starting at `start`;
+    - a choice when it has `options` (its value is the index of one: Intact, Damaged, Destroyed);
+    - a box to tick when `high` is 1 and it has no options (a once-a-Sortie Skill used, a Mech activated).
+    """
+
+    key: str  # stable within the build: "heat", "component.left_arm", "ammo.gear[2]"
+    label: str
+    group: str = ""  # what the table shows it under ("" for the build's own header): "Left Arm", "Weapons"
+    low: int = 0
+    high: int = 1
+    start: int = 0
+    options: tuple[str, ...] = ()
+    note: str = ""  # what it means at the table, with its rule ID: "Overheat past 6 (M-R40)"
+    rule: str = ""  # the rule ID it comes from
+    mark: int | None = None  # a threshold value the table marks (Heat Tolerance)
+    lines: tuple[str, ...] = ()  # what sits on it (a Component's Gear), greyed with it
+    resets: Literal["", "turn", "round"] = ""  # back to `start` when the counter moves on (Orders, activations)
+    reading: str = ""  # the house rule's choice its consequences follow, where one changes them ("critical")
+
+
+@dataclass(frozen=True)
+class Consequence:
+    """What the rules say follows from a table's state, with the rule ID: a destroyed Component's weapons no longer
+    fire, a Mech with 2 Parts left is removed. `greys` are the tracks (by key) that no longer count."""
+
+    rule: str
+    message: str
+    severity: Literal["error", "warning", "info"] = "warning"
+    greys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tabletop:
+    """A kind's table (builder.table): its tracks from the build as saved, what follows from their values, and the
+    document as those values leave it, which the combat preview reads (a damaged Mech's odds). A kind whose preview
+    reads none of its tracks says why in `played_note` and leaves `played` out."""
+
+    tracks: Callable[[Any, Catalogue, Report, Mapping[str, "Linked | None"]], list[Track]]
+    consequences: Callable[[list[Track], Mapping[str, int]], list[Consequence]] = lambda tracks, state: []
+    played: Callable[[dict[str, Any], list[Track], Mapping[str, int]], dict[str, Any]] | None = None
+    played_note: str = ""
+
+
+@dataclass(frozen=True)
 class Kind:
     """One kind of build of a ruleset: its document model, which pack serves it, and its rules."""
 
@@ -291,6 +339,7 @@ class Kind:
     detail: type[Detail] = Detail  # what its reports' `detail` is (every report of the kind has this type)
     # Its plain-text summary from the parsed build, its pack, its check and its links (see Summary).
     summary: Summarise | None = None
+    tabletop: Tabletop | None = None  # its table's tracks (a roster's are its members', see builder.table)
 
     def preview(self, build: Any, catalogue: Catalogue, request: Any, linked: Mapping[str, Linked | None], *,
                 report: Report | None = None, targets: Catalogue | None = None) -> dict[str, Any]:

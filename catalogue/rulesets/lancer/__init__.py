@@ -3,7 +3,7 @@ LANCER 1.0's; the beta chapter's differences are house-rule readings. Lancer Con
 from pathlib import Path
 
 from ..spec import Dice, DiceOption, Exchange, ItemRef, Kind, Link, Preview, Ruleset
-from . import compcon, lcp, places, preview, rules
+from . import compcon, lcp, places, preview, rules, table
 from .cells import CELLS
 from .dice import d20_check
 from .schema import CATEGORIES, CATEGORY_LABELS, LanceBuild, PilotBuild
@@ -21,7 +21,8 @@ RULESET = Ruleset(
                     ItemRef("mechs[].mounts[].mods[]", in_place=True),
                     ItemRef("mechs[].systems[]", "mechs[].systems[]")),
              places=places.pilot_places, cosmetic=("name", "notes", "callsign"), detail=rules.PilotDetail,
-             previewer=Preview(preview.preview_pilot, {"target": preview.Target, "situation": preview.Situation})),
+             previewer=Preview(preview.preview_pilot, {"target": preview.Target, "situation": preview.Situation}),
+             tabletop=table.PILOT),
         Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),),
              detail=rules.LanceDetail),
     ),

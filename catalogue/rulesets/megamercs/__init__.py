@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Preview, Ruleset
-from . import company, places, preview, rules, summary
+from . import company, places, preview, rules, summary, table
 from .cells import CELLS
 from .dice import d100_roll_under
 from .schema import CATEGORIES, CATEGORY_LABELS, CompanyBuild, UnitBuild
@@ -16,13 +16,14 @@ RULESET = Ruleset(
              items=(ItemRef("chassis"), ItemRef("mounts[].item", "mounts[]")),
              places=places.unit_places, resolve=rules.resolve, detail=rules.UnitDetail,
              previewer=Preview(preview.preview_unit, {"target": preview.Target, "situation": preview.Situation}),
-             summary=summary.unit),
+             summary=summary.unit, tabletop=table.UNIT),
         Kind("company", "Company", CompanyBuild, "chassis", company.validate,
              links=(Link("units[].build", "unit"),),
              items=(ItemRef("units[].unit.chassis", "units[]"), ItemRef("units[].unit.mounts[].item", "units[].unit.mounts[]"),
                     ItemRef("drones[].drone", "drones[]"), ItemRef("infantry[].item", "infantry[]"),
                     ItemRef("aircraft[].item", "aircraft[]")),
-             places=places.company_places, detail=company.CompanyDetail, summary=summary.company),
+             places=places.company_places, detail=company.CompanyDetail, summary=summary.company,
+             tabletop=table.COMPANY),
     ),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
