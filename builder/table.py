@@ -144,11 +144,15 @@ def _kind(section: dict) -> Kind | None:
     return page.kind if page is not None else None
 
 
-def played(table: Table) -> dict[str, Any]:
-    """The build's document as the table's state leaves it (Tabletop.played), for the combat preview."""
+def pinned(table: Table) -> Build:
+    """The build as the table plays it: at the version it was opened on, as the link that opened it shows it."""
     build = table.build if table.build.version == table.version else store.at_version(table.build, table.version)
-    shown = build if table.reveal else store.public_view(build)
-    document = shown.document
+    return build if table.reveal else store.public_view(build)
+
+
+def played(table: Table, build: Build | None = None) -> dict[str, Any]:
+    """The build's document as the table's state leaves it (Tabletop.played), for the combat preview."""
+    document = (build or pinned(table)).document
     own = table.sheet[0] if table.sheet and not table.sheet[0]["prefix"] else None
     kind = _kind(own) if own else None
     if kind is None or kind.tabletop is None or kind.tabletop.played is None:
@@ -158,17 +162,17 @@ def played(table: Table) -> dict[str, Any]:
 
 
 def context(request, table: Table, **extra) -> dict[str, Any]:
-    page = page_for(table.build.ruleset, table.build.kind)
+    page, build = page_for(table.build.ruleset, table.build.kind), pinned(table)
     counters = {t.key: value(table, t) for t in COUNTERS}
     events = list(table.events.all()[:SHOWN_EVENTS])
     moved_since = _moved_since(table, events)
-    found = {"table": table, "page": page, "sections": sections(table), "round": counters["@round"],
+    found = {"table": table, "build": build, "page": page, "sections": sections(table), "round": counters["@round"],
              "turn": counters["@turn"],
              "events": [{"event": e, "undoable": e.undone_by is None and e.undo_of is None and e.changes
                          and e.revision not in moved_since} for e in events],
              "link": (link := request.build_absolute_uri(table.get_absolute_url())), "qr": qr_data_uri(link), **extra}
     if page.previews:
-        found.update(page.preview_context(request, played(table), table.build),
+        found.update(page.preview_context(request, played(table, build), build),
                      preview_form_template=page.template("preview_form"))
     return found
 

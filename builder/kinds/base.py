@@ -253,7 +253,7 @@ class KindPage:
         return HttpResponse(html.replace(token_stand_in(), get_token(request)))
 
     def share_page(self, request, build, key: str, **extra):
-        parts = cache.get(key)
+        parts, checked = cache.get(key), None
         if parts is None:
             checked = store.check_saved(build)
             context = {**self.common(checked, build), **self.share_context(None, checked, build), "build": build,
@@ -262,7 +262,7 @@ class KindPage:
                      (("head", "builder/share_head.html"), ("body", self.template("share")))}
             cache.set(key, parts, settings.HARDPOINT_SHARE_CACHE_SECONDS)
         context = {"page": self, "build": build, **{name: mark_safe(html) for name, html in parts.items()},
-                   "versions": store.versions_of(build), "text": self.text(build, site_of(request)),
+                   "versions": store.versions_of(build), "text": self.text(build, site_of(request), checked),
                    "text_query": version_query(build, extra.get("reveal", "")), **extra}
         if self.previews:
             context.update(self.preview_context(request, build.document, build), share_only=True,
@@ -271,14 +271,14 @@ class KindPage:
 
     # --- text to paste ---------------------------------------------------------------------------
 
-    def text(self, build, site: str) -> dict[str, str]:
+    def text(self, build, site: str, checked=None) -> dict[str, str]:
         """The build as text to paste (builder.text), {"plain": ..., "markdown": ...}, its links on `site`: worded
-        once per version of it and of the builds it names."""
+        once per version of it and of the builds it names (from `checked` when the caller has its check)."""
         key = "text:" + hashlib.sha256(json.dumps([store.link_versions(build), getattr(build, "masked", False),
                                                    site]).encode()).hexdigest()
         words = cache.get(key)
         if words is None:
-            written = Text.of(self, store.check_saved(build), build, site)
+            written = Text.of(self, checked or store.check_saved(build), build, site)
             words = {"plain": written.plain(), "markdown": written.markdown()}
             cache.set(key, words, settings.HARDPOINT_SHARE_CACHE_SECONDS)
         return words

@@ -24,6 +24,7 @@ def vesna(packs):
 
 def test_m_r106_m_r107_share_page_says_when_each_held_skill_may_be_used(client, vesna):
     html = client.get(f"/s/{vesna.share_id}/").content.decode()
+    html = html[html.index("</textarea>", html.index('id="text-markdown"')):]  # the Skills table, past the text to paste
     redline = html[html.index("Redline"):]
     assert "toggled in Upkeep, not on and off in one Round" in redline[:redline.index("</tr>")]
     throttle = html[html.index("Open Throttle"):]

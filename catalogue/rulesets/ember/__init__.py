@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Preview, Ruleset
-from . import dice, places, preview, rules, summary
+from . import dice, places, preview, rules, summary, table
 from .secrecy import SECRECY
 from .schema import CATEGORIES, CATEGORY_LABELS, MechBuild, SquadBuild
 
@@ -12,11 +12,13 @@ KINDS = (
          items=(ItemRef("parts{}", dropped=True), ItemRef("pilot")), secrecy=SECRECY, places=places.mech_places,
          cosmetic=("name", "notes", "stance"), resolve=rules.resolve, detail=rules.MechDetail,
          previewer=Preview(preview.preview_mech, {"target": preview.DefenderModel, "situation": preview.SituationModel},
-                           (Link("target.build", "mech", owned=False),)), summary=summary.mech),
+                           (Link("target.build", "mech", owned=False),)), summary=summary.mech,
+         tabletop=table.MECH),
     Kind("squad", "Squad", SquadBuild, "part", rules.validate_squad, links=(Link("mechs[].build", "mech"),),
          detail=rules.SquadDetail,
          items=(ItemRef("mechs[].mech.parts{}", "mechs[]"), ItemRef("mechs[].mech.pilot", "mechs[]"),
-                ItemRef("drones[].drone", "drones[]")), places=places.squad_places, summary=summary.squad),
+                ItemRef("drones[].drone", "drones[]")), places=places.squad_places, summary=summary.squad,
+         tabletop=table.SQUAD),
 )
 
 RULESET = Ruleset(

@@ -3,7 +3,7 @@ LANCER 1.0's; the beta chapter's differences are house-rule readings. Lancer Con
 from pathlib import Path
 
 from ..spec import Dice, DiceOption, Exchange, ItemRef, Kind, Link, Preview, Ruleset
-from . import compcon, lcp, places, preview, rules, table
+from . import compcon, lcp, places, preview, rules, summary, table
 from .cells import CELLS
 from .dice import d20_check
 from .schema import CATEGORIES, CATEGORY_LABELS, LanceBuild, PilotBuild
@@ -22,9 +22,9 @@ RULESET = Ruleset(
                     ItemRef("mechs[].systems[]", "mechs[].systems[]")),
              places=places.pilot_places, cosmetic=("name", "notes", "callsign"), detail=rules.PilotDetail,
              previewer=Preview(preview.preview_pilot, {"target": preview.Target, "situation": preview.Situation}),
-             tabletop=table.PILOT),
+             tabletop=table.PILOT, summary=summary.pilot),
         Kind("lance", "Lance", LanceBuild, "frame", rules.validate_lance, links=(Link("pilots[].build", "pilot"),),
-             detail=rules.LanceDetail),
+             detail=rules.LanceDetail, summary=summary.lance),
     ),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,

@@ -4,7 +4,7 @@ from typing import Any
 
 from ..base import BuildError
 from ..spec import Dice, DiceOption, ItemRef, Kind, Link, PackLink, Preview, Ruleset
-from . import pilots, places, preview, rules, squads, summary
+from . import pilots, places, preview, rules, squads, summary, table
 from .dice import metallurgent_pool
 from .schema import CATEGORIES, CATEGORY_LABELS, AnvilBuild, PilotBuild, SquadBuild
 
@@ -32,7 +32,7 @@ RULESET = Ruleset(
         Kind("anvil", "Anvil", AnvilBuild, "core", validate_anvil, links=(Link("pilot", "pilot"),),
              items=(ItemRef("parts{}"), ItemRef("gear[].item", "gear[]"), ItemRef("gear[].chipsets[]", "gear[].chipsets[]")),
              places=places.anvil_places, cosmetic=("name", "notes", "task"), resolve=rules.resolve,
-             detail=rules.AnvilDetail, summary=summary.anvil,
+             detail=rules.AnvilDetail, summary=summary.anvil, tabletop=table.ANVIL,
              # A target is a conventional unit from the newest units pack, a saved Anvil, or one written in.
              previewer=Preview(preview.preview_anvil, {"target": preview.TargetSpec, "situation": preview.Situation},
                                (Link("target.build", "anvil", owned=False),), "conventional_unit")),
@@ -41,7 +41,7 @@ RULESET = Ruleset(
              items=(ItemRef("lifepath"), ItemRef("profession"), ItemRef("developments[]", "developments[]"),
                     ItemRef("history[].learn", "history[]"), ItemRef("history[].unlearn", "history[]")),
              places=places.pilot_places, cosmetic=("name", "notes", "callsign"), detail=pilots.PilotDetail,
-             summary=summary.pilot),
+             summary=summary.pilot, tabletop=table.PILOT),
         Kind("squad", "Squad", SquadBuild, "conventional_unit", squads.validate,
              links=(Link("platoons[].members[].build", "anvil"), Link("opponent", "squad", owned=False)),
              items=(ItemRef("platoons[].members[].unit", "platoons[].members[]"),), places=places.squad_places,
