@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from ..spec import Dice, DiceOption, ItemRef, Kind, PackLink, Preview, Ruleset
-from . import audit, campaign, places, preview, rules, summary
+from . import audit, campaign, places, preview, rules, summary, table
 from .dice import darkmetal_pool
 from .schema import CATEGORIES, CATEGORY_LABELS, SKILLS, TRAIT_NAMES, LeaderBuild
 
@@ -20,7 +20,8 @@ RULESET = Ruleset(
                        ItemRef("allies[].armor"), ItemRef("allies[].weapons[]", "allies[].weapons[]"),
                        ItemRef("allies[].items[]", "allies[].items[]"), ItemRef("injuries[].item", "injuries[]")),
                 places=places.leader_places, cosmetic=("name", "notes", "player"), detail=rules.LeaderDetail,
-                summary=summary.leader, previewer=Preview(preview.preview_leader, {"situation": preview.Situation})),),
+                summary=summary.leader, previewer=Preview(preview.preview_leader, {"situation": preview.Situation}),
+                tabletop=table.LEADER),),
     categories=CATEGORIES,
     category_labels=CATEGORY_LABELS,
     data_dir=Path(__file__).parent / "data",
