@@ -41,7 +41,8 @@ class Text:
                    + (" OVER" if b["meter"].over else "")) for b in headline["budgets"]]
         return cls(name=build.name, what=f"{page.ruleset.name} {page.kind.label} on {build.pack_ref}",
                    subtitle=page.describe(checked.document), verdict=headline["verdict"],
-                   summary=checked.kind.summarise(checked.build, checked.catalogue, checked.report, checked.linked),
+                   summary=filled(checked.kind.summarise(checked.build, checked.catalogue, checked.report,
+                                                         checked.linked)),
                    budgets=meters,
                    issues=[i for i in checked.report.issues if i.severity != "info"],
                    share_id=build.share_id, site=site)
@@ -99,6 +100,11 @@ class Text:
 
     def site_url(self, share_id: str) -> str:
         return f"{self.site}{reverse('build-share', args=[share_id])}"
+
+
+def filled(summary: Summary) -> Summary:
+    """A summary without the places that hold nothing (no Pilot gear, no systems): a kind lists every place."""
+    return Summary(summary.stats, tuple((where, what) for where, what in summary.parts if what), summary.members)
 
 
 def one_line(value) -> str:

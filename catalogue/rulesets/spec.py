@@ -6,6 +6,7 @@ objects, found in the registry by (ruleset, kind). A ruleset folder fills one in
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -254,6 +255,11 @@ class Summary:
     stats: tuple[tuple[str, Any], ...] = ()  # (label, value as it reads): ("Armour", 3)
     parts: tuple[tuple[str, str], ...] = ()  # (where, what): ("Right Arm", "Kestrel Rifle, Gauss Lance")
     members: tuple[Member, ...] = ()
+
+    @staticmethod
+    def counted(names: list[str]) -> str:
+        """Names as a list to read: one met twice or more is counted ("2 × Gnat"), in the order first met."""
+        return ", ".join(f"{n} × {name}" if n > 1 else name for name, n in Counter(names).items())
 
     @staticmethod
     def stats_of(report: Report, keys: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:

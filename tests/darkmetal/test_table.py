@@ -7,6 +7,7 @@ from builder import store
 from catalogue.loader import catalogue_by_ref, latest_pack
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.darkmetal import rules, table
+from tests.helpers.tables import well_formed
 
 pytestmark = pytest.mark.django_db
 
@@ -50,12 +51,7 @@ def of(consequences, rule, words=""):
 def test_dm_r68_dm_r69_dm_r72_every_examples_tracks_come_from_its_report(examples):
     for name, doc in examples.items():
         checked, tracks = tracks_of(doc)
-        keys = [t.key for t in tracks]
-        assert len(keys) == len(set(keys)), name
-        for t in tracks:
-            assert t.rule and t.rule in t.note, (name, t.key)
-            assert t.low <= t.start <= t.high, (name, t.key)
-            assert not t.options or t.high == len(t.options) - 1, (name, t.key)
+        well_formed(tracks)
         found, report, build, items = by_key(tracks), checked.report, checked.build, checked.catalogue.items
         stats = {k: s.value for k, s in report.stats.items()}
         assert found["bhp"].high == found["bhp"].start == stats["bhp"]

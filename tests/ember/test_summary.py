@@ -109,29 +109,3 @@ def test_saved_mechs_are_listed_by_their_share_id_secrets_counted_and_a_deleted_
     assert [m.share_id for m in summary.members[1:]] == [b.share_id for b in mechs[1:]]
     plain = client.get(f"/s/{squad.share_id}.txt").content.decode()
     assert f"missing Mech {gone}" in plain and f"/s/{gone}/" not in plain and "HP-LINK" in plain
-
-
-def test_the_text_and_markdown_name_the_build_a_stat_a_part_and_the_link(client, packs):
-    mech = store.create(store.check(examples("mech")[0]))
-    checked, summary = summarised(mech.document)
-    dodge = checked.report.stats["dodge"].value
-    slot, card = summary.parts[0]
-    plain = client.get(f"/s/{mech.share_id}.txt").content.decode()
-    assert plain.startswith(f"{mech.name}\nEmber·Obsidian Protocol Mech on ")
-    for expected in (f"Dodge {dodge}", f"  {slot}: {card}", f"http://testserver/s/{mech.share_id}/"):
-        assert expected in plain, expected
-    markdown = client.get(f"/s/{mech.share_id}.md").content.decode()
-    assert f"**{mech.name}**" in markdown and f"Dodge **{dodge}**" in markdown
-    assert f"- **{slot}:** {card}" in markdown and f"<http://testserver/s/{mech.share_id}/>" in markdown
-    squad = store.create(store.check(examples("squad")[0]))
-    plain = client.get(f"/s/{squad.share_id}.txt").content.decode()
-    assert f"Mechs {len(squad.document['mechs'])}" in plain and "  Drones: " in plain
-    assert f"  - {squad.document['mechs'][0]['mech']['name']} · " in plain
-
-
-def test_every_example_reads_in_a_short_message(client, packs):
-    for example in examples("mech") + examples("squad"):
-        build = store.create(store.check(example))
-        for suffix in ("txt", "md"):
-            text = client.get(f"/s/{build.share_id}.{suffix}").content.decode()
-            assert len(text) < SHORT, (example["name"], suffix, len(text))

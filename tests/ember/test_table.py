@@ -13,6 +13,7 @@ from catalogue.rulesets.ember import table
 from catalogue.rulesets.ember.places import SLOT_LABELS
 from catalogue.rulesets.ember.secrecy import SECRECY
 from tests.ember.documents import PARTS, mech
+from tests.helpers.tables import one, rules_of, well_formed
 
 pytestmark = pytest.mark.django_db
 SECRETS = {"torso": ("hollow-choir-torso", "veil-recon-torso"), "right_arm": ("needle-coil-arm", "stormcoil-arm")}
@@ -49,25 +50,6 @@ def said(tracks, tabletop=table.MECH, **state):
 
 def pick(track, value):
     return track.options.index(value) if isinstance(value, str) else value
-
-
-def rules_of(consequences):
-    return [c.rule for c in consequences]
-
-
-def one(consequences, rule):
-    found = [c for c in consequences if c.rule == rule]
-    assert len(found) == 1, consequences
-    return found[0]
-
-
-def well_formed(tracks):
-    keys = [t.key for t in tracks]
-    assert tracks and len(keys) == len(set(keys))
-    for t in tracks:
-        assert t.low <= t.start <= t.high, t
-        assert not t.options or t.high == len(t.options) - 1, t
-        assert t.rule and t.rule in t.note, t
 
 
 # --- a Mech's tracks ----------------------------------------------------------------------------------------------

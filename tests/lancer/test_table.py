@@ -8,6 +8,7 @@ from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.lancer import construction as c
 from catalogue.rulesets.lancer import table
 from catalogue.rulesets.lancer.schema import tagged
+from tests.helpers.tables import well_formed
 
 pytestmark = pytest.mark.django_db
 
@@ -43,12 +44,7 @@ def by_key(tracks):
 def test_l_b08_l_b14_every_examples_tracks_come_from_its_report(examples):
     for name, document in examples.items():
         checked, tracks = tracks_of(document)
-        keys = [t.key for t in tracks]
-        assert len(keys) == len(set(keys)), name
-        for t in tracks:
-            assert t.rule and t.rule in t.note, (name, t.key)
-            assert t.low <= t.start <= t.high, (name, t.key)
-            assert not t.options or t.high == len(t.options) - 1, (name, t.key)
+        well_formed(tracks)
         found, report = by_key(tracks), checked.report
         assert found["pilot.hp"].high == found["pilot.hp"].start == report.stats["pilot_hp"].value
         for m, (mech, detail) in enumerate(zip(checked.build.mechs, report.detail.mechs)):

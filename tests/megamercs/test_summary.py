@@ -97,30 +97,3 @@ def test_saved_units_are_listed_by_their_share_id_and_a_deleted_one_does_not_cra
     assert summary.members[1].share_id == units[1].share_id
     plain = client.get(f"/s/{company.share_id}.txt").content.decode()
     assert f"missing build {gone}" in plain and f"/s/{gone}/" not in plain and "HP-LINK" in plain
-
-
-def test_the_text_and_markdown_name_the_build_a_stat_a_part_and_the_link(client, packs):
-    unit = store.create(store.check(examples("unit")[0]))
-    checked, summary = summarised(unit.document)
-    hp = checked.report.stats["hp"].value
-    hardpoint, what = summary.parts[-1]
-    plain = client.get(f"/s/{unit.share_id}.txt").content.decode()
-    assert plain.startswith(f"{unit.name}\nMEGA MERCS 2028 Unit on ")
-    for expected in (f"HP {hp}", f"  {hardpoint}: {what}", f"http://testserver/s/{unit.share_id}/"):
-        assert expected in plain, expected
-    markdown = client.get(f"/s/{unit.share_id}.md").content.decode()
-    assert f"**{unit.name}**" in markdown and f"HP **{hp}**" in markdown
-    assert f"- **{hardpoint}:** " in markdown and f"<http://testserver/s/{unit.share_id}/>" in markdown
-    company = store.create(store.check(examples("company")[0]))
-    plain = client.get(f"/s/{company.share_id}.txt").content.decode()
-    credits = store.check(company.document).report.stats["credits"].value
-    assert f"Units {len(company.document['units'])}" in plain and f"Credits {credits}/" in plain
-    assert f"  - {company.document['units'][0]['unit']['name']} · " in plain
-
-
-def test_every_example_reads_in_a_short_message(client, packs):
-    for example in examples("unit") + examples("company"):
-        build = store.create(store.check(example))
-        for suffix in ("txt", "md"):
-            text = client.get(f"/s/{build.share_id}.{suffix}").content.decode()
-            assert len(text) < SHORT, (example["name"], suffix, len(text))

@@ -8,6 +8,7 @@ from catalogue.loader import latest_pack
 from catalogue.rulesets.megamercs import company, table
 from catalogue.rulesets.megamercs.rules import parse, validate
 from tests.megamercs.factories import PACK, item, make_catalogue, shot, unit
+from tests.helpers.tables import one, rules_of, well_formed
 
 VTOL = dict(name="Test Gunship", role="gunship", unit_type="vtol", hp=30, agility=30, evasion="automatic",
             movement=9, movement_type="flying_vtol", vision=10, ewar=40, actions=["M", "A", "A/U"],
@@ -52,29 +53,10 @@ def said(tracks, **state):
     return table.UNIT.consequences(list(tracks.values()), values)
 
 
-def rules_of(consequences):
-    return [c.rule for c in consequences]
-
-
-def one(consequences, rule):
-    found = [c for c in consequences if c.rule == rule]
-    assert len(found) == 1, consequences
-    return found[0]
-
-
 # --- a unit's tracks ----------------------------------------------------------------------------------------------
 
 def examples(kind):
     return [dict(e) for e in latest_pack("megamercs", kind).examples if e["kind"] == kind]
-
-
-def well_formed(tracks):
-    keys = [t.key for t in tracks]
-    assert len(keys) == len(set(keys)) and tracks
-    for t in tracks:
-        assert t.low <= t.start <= t.high, t
-        assert not t.options or t.high == len(t.options) - 1, t
-        assert t.rule and t.rule in t.note, t
 
 
 def test_tracks_of_every_pack_unit_are_unique_in_range_ruled_and_as_its_report_counts(packs):

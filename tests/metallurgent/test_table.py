@@ -10,6 +10,7 @@ from catalogue.rulesets.base import Linked
 from catalogue.rulesets.metallurgent import pilots, table
 from catalogue.rulesets.metallurgent.schema import COMPONENT_SLOTS
 from tests.metallurgent.pilot_factories import learn, pilot, pilots_catalogue, spec
+from tests.helpers.tables import one, rules_of, well_formed
 
 VANGUARD, DEFENDER, COMMANDER = "Hailwall Vanguard", "Breakwater Defender", "Isobar Commander"
 DISABLED, DESTROYED = 3, 4  # the condition's index among Intact, Damaged, Degraded, Disabled, Destroyed
@@ -41,25 +42,6 @@ def said(tracks, **state):
         values[key.replace("__", ".")] = v
     assert set(values) <= set(tracks), set(values) - set(tracks)
     return table.ANVIL.consequences(list(tracks.values()), values)
-
-
-def one(consequences, rule):
-    found = [c for c in consequences if c.rule == rule]
-    assert len(found) == 1, consequences
-    return found[0]
-
-
-def rules_of(consequences):
-    return [c.rule for c in consequences]
-
-
-def well_formed(tracks):
-    keys = [t.key for t in tracks]
-    assert tracks and len(keys) == len(set(keys))
-    for t in tracks:
-        assert t.low <= t.start <= t.high, t
-        assert not t.options or t.high == len(t.options) - 1, t
-        assert t.rule and t.rule in t.note, t
 
 
 # --- an Anvil's tracks ----------------------------------------------------------------------------------------------

@@ -30,21 +30,17 @@ from ..base import KindPage
 MAX_MECHS, MAX_SYSTEMS, MAX_LIST = 12, 24, 12
 MECH_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap", "sp", "tech_attack", "save", "sensor_range",
               "repcap", "limited_bonus", "structure", "stress")
-STAT_LABELS = {"hp": "HP", "armor": "Armor", "evasion": "Evasion", "edef": "E-Defense", "speed": "Speed",
-               "heatcap": "Heat Cap", "sp": "SP", "tech_attack": "Tech Attack", "save": "Save", "sensor_range": "Sensors", "repcap": "Repair Cap",
-               "limited_bonus": "Limited uses +", "structure": "Structure", "stress": "Stress"}
 FITS = {"Aux": "one Aux weapon", "Main": "a Main or an Aux weapon", "Flex": "a Main weapon, or two Aux",
         "Heavy": "a Heavy, Main or Aux weapon, or a Superheavy braced by another mount",
         "Main/Aux": "a Main and an Aux weapon", "Aux/Aux": "two Aux weapons",
         "Integrated": "the frame's own weapon", None: "nothing: no frame or CORE bonus gives this mount"}
-RANK_NAMES = ("—", "I", "II", "III")
 
 
 def licence_label(item, frames: dict[str, Frame]) -> str:
     if not item.license_level:
         return "LL0, free"
     frame = frames.get(item.license_id or "")
-    return f"{frame.name if frame else item.license_id} {RANK_NAMES[min(item.license_level, 3)]}"
+    return f"{frame.name if frame else item.license_id} {c.RANK_NAMES[min(item.license_level, 3)]}"
 
 
 class Page(KindPage):
@@ -231,7 +227,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
         value = {k: v.value for k, v in detail.stats.items()}
         mechs.append({"index": m, "at": at, "mech": mech, "frame": frame, "frame_kept": shown_as_text(frame),
                       "mounts": mounts, "systems": systems,
-                      "stats": [(STAT_LABELS[k], detail.stats[k]) for k in MECH_STATS],
+                      "stats": [(c.MECH_STAT_LABELS[k], detail.stats[k]) for k in MECH_STATS],
                       "hp_boxes": range(value["hp"]), "heat_boxes": range(value["heatcap"]),
                       "structure_boxes": range(value["structure"]), "stress_boxes": range(value["stress"]),
                       "meter": next((mt for mt in report.meters if mt.key == f"sp_{m}"), None),
@@ -255,7 +251,7 @@ def context(checked, editing: bool = False) -> dict[str, Any]:
         "gear_rows": [{"item": items[k], "uses": range(c.limited_uses(items[k], 0)), "tags": tag_text(items[k], catalogue)}
                       for k in document.get("gear", [])],
         "pilot_hp_boxes": range(report.stats["pilot_hp"].value) if "pilot_hp" in report.stats else range(0),
-        "rank_names": RANK_NAMES, "trigger_names": ("—", "+2", "+4", "+6"), "mechs": mechs,
+        "rank_names": c.RANK_NAMES, "trigger_names": ("—", "+2", "+4", "+6"), "mechs": mechs,
         "pilot_issues": [i for i in own if not i.path.startswith("mechs[")],
         "meter": {m.key: m for m in report.meters},
     }

@@ -24,7 +24,7 @@ def leader(build: LeaderBuild, catalogue: Catalogue, report: Report, linked: dic
              ("Hands", ", ".join(items[pick.item].name for pick in build.hands)),
              ("Attach Points", ", ".join(f"{items[pick.item].name} ({'/'.join(f'AP{n}' for n in pick.at)})"
                                          for pick in build.attach)),
-             ("Backpack", ", ".join(items[pick.item].name for pick in build.backpack)),
+             ("Backpack", Summary.counted([items[pick.item].name for pick in build.backpack])),
              ("Injuries", ", ".join(items[taken.item].name for taken in build.injuries) if build.injury_rule else "")]
     allies = tuple(Member(ally.name, _ally(ally, cost, record, items))
                    for ally, cost, record in zip(build.allies, report.detail.ally_costs, report.detail.ally_records))

@@ -15,6 +15,12 @@ from .schema import tagged
 
 MAX_LL = 12  # L-B01
 MAX_HASE = 6  # L-B03
+# A mech's statistics as the books name them, and a rank as they print it: the pages and the text say the same.
+MECH_STAT_LABELS = {"hp": "HP", "armor": "Armor", "evasion": "Evasion", "edef": "E-Defense", "speed": "Speed",
+                    "heatcap": "Heat Cap", "sp": "SP", "tech_attack": "Tech Attack", "save": "Save",
+                    "sensor_range": "Sensors", "repcap": "Repair Cap", "limited_bonus": "Limited uses +",
+                    "structure": "Structure", "stress": "Stress"}
+RANK_NAMES = ("—", "I", "II", "III")
 START_TRIGGERS, MAX_TRIGGER_RANK, TRIGGER_BONUS = 4, 3, 2  # L-B04: four at +2, each rank +2, at most +6
 START_TALENTS, MAX_TALENT_RANK = 3, 3  # L-B05
 MAX_LICENCE_RANK = 3  # L-B06

@@ -11,10 +11,7 @@ from .places import mount_name
 from .rules import OPTIONS, PilotMech
 from .schema import LanceBuild, MechLoadout, PilotBuild
 
-RANKS = ("", "I", "II", "III")
-# What a player at the table reads off a mech first; the rest is on its sheet.
-MECH_STATS = (("hp", "HP"), ("armor", "Armor"), ("evasion", "Evasion"), ("edef", "E-Defense"), ("speed", "Speed"),
-              ("heatcap", "Heat Cap"))
+MECH_STATS = ("hp", "armor", "evasion", "edef", "speed", "heatcap")  # what a player reads off a mech first
 
 
 def pilot(build: PilotBuild, catalogue: Catalogue, report: Report, linked: dict[str, Linked | None]) -> Summary:
@@ -48,13 +45,13 @@ def lance(build: LanceBuild, catalogue: Catalogue, report: Report, linked: dict[
 
 
 def _ranked(ranks: dict[str, int], catalogue: Catalogue) -> str:
-    return ", ".join(f"{catalogue.items[key].name} {RANKS[min(rank, 3)]}" for key, rank in ranks.items())
+    return ", ".join(f"{catalogue.items[key].name} {c.RANK_NAMES[min(rank, 3)]}" for key, rank in ranks.items())
 
 
 def _mech(mech: MechLoadout, detail: PilotMech, catalogue: Catalogue) -> list[tuple[str, str]]:
     """Its statistics under its name and frame, then each mount that holds something, then its systems."""
     items, stats = catalogue.items, detail.stats
-    line = [f"{label} {stats[key].value}" for key, label in MECH_STATS] + [f"SP {detail.sp_used}/{stats['sp'].value}"]
+    line = [f"{c.MECH_STAT_LABELS[key]} {stats[key].value}" for key in MECH_STATS] + [f"SP {detail.sp_used}/{stats['sp'].value}"]
     found = [(f"{mech.name} ({detail.frame})", ", ".join(line))]
     frame = items[mech.frame]
     for n, mount in enumerate(mech.mounts):

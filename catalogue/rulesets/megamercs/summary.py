@@ -2,7 +2,6 @@
 a company's units with their chassis and credits, and its drones, infantry and aircraft."""
 from __future__ import annotations
 
-from collections import Counter
 
 from ..base import Catalogue, Linked, Report
 from ..spec import Member, Summary
@@ -36,7 +35,7 @@ def company(build: CompanyBuild, catalogue: Catalogue, report: Report, linked: d
         card = _card(entry, catalogue, linked)
         what = f"{_chassis(card)} · HP {card.hp}" if card else "no chassis yet"
         members.append(Member(row.name, f"{what} · {row.credits} cr", entry.build or ""))
-    parts = [(label, _counted(names)) for label, names in (
+    parts = [(label, Summary.counted(names)) for label, names in (
         ("Drones", [catalogue.items[d.drone].name + (" (docked)" if d.docked else "") for d in build.drones]),
         ("Infantry", [catalogue.items[e.item].name for e in build.infantry for _ in range(e.count)]),
         ("Aircraft", [catalogue.items[e.item].name for e in build.aircraft for _ in range(e.count)])) if names]
@@ -66,6 +65,3 @@ def _card(entry, catalogue: Catalogue, linked: dict[str, Linked | None]) -> Chas
         card = (link.catalogue or catalogue).items.get(link.document.get("chassis") or "") if link else None
     return card if isinstance(card, Chassis) else None
 
-
-def _counted(names: list[str]) -> str:
-    return ", ".join(f"{n} × {name}" if n > 1 else name for name, n in Counter(names).items())
