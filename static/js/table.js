@@ -12,6 +12,8 @@
   const read = () => JSON.parse(localStorage.getItem(stored) || '{"queue": [], "conflicts": []}');
   let { queue, conflicts } = read();
   let sending = false;
+  // The newest revision this screen knows the server has: an answer drawn before it is never swapped in over it.
+  let known = Number(document.getElementById("table-live").dataset.revision);
   const save = () => localStorage.setItem(stored, JSON.stringify({ queue, conflicts }));
   const say = (text) => { sync.textContent = text; sync.classList.toggle("offline", text !== ""); };
   const changeId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
@@ -81,7 +83,9 @@
         setTimeout(send, 3000);
         return;
       }
-      if (response.status === 409 && item.fields.key) {
+      if (response.ok) {
+        known = Math.max(known, (await response.json()).revision ?? known);
+      } else if (response.status === 409 && item.fields.key) {
         conflicts.push({ item, answer: await response.json() });
       } else if (!response.ok) {
         const answer = await response.json().catch(() => ({ reason: response.statusText }));
@@ -134,7 +138,10 @@
 
   // While changes wait to be sent, the table each second asks for stays as this screen drew it.
   document.addEventListener("htmx:beforeSwap", (event) => {
-    if (event.detail.target?.id === "table-live" && queue.length) event.detail.shouldSwap = false;
+    if (event.detail.target?.id !== "table-live" || !event.detail.shouldSwap) return;
+    const revision = Number(/data-revision="(\d+)"/.exec(event.detail.serverResponse)?.[1] ?? -1);
+    if (queue.length || revision < known) event.detail.shouldSwap = false;
+    else known = revision;
   });
   document.addEventListener("htmx:sendError", (event) => {
     if (event.detail.elt?.id === "table-live" && !queue.length) say("Offline: the table shows its last state.");

@@ -119,13 +119,14 @@ def test_dm_r63_a_dismissed_allys_gear_comes_back_as_it_was_paid(catalogue, curr
 @pytest.mark.django_db
 def test_dm_r64_allies_left_on_the_ship_are_shown_so(client, packs):
     from builder import store
+    from tests.helpers.html_forms import without_text_to_paste
     from tests.helpers.refs import pack_ref
 
     document = {"format": "hardpoint.build/1", "ruleset": "darkmetal", "kind": "leader", "name": "Moroc",
                 "pack": pack_ref("darkmetal", "leader"), "traits": {"com": 2},
                 "allies": [{"name": "Ash", "template": "recruit"}, {"name": "Bo", "template": "recruit", "deployed": False}]}
     build = store.create(store.check(document))
-    share = client.get(f"/s/{build.share_id}/").content.decode()
+    share = without_text_to_paste(client.get(f"/s/{build.share_id}/").content.decode())
     assert share.count("on the ship") == 1
     assert next(m for m in build_report(document).meters if m.key == "allies").used == 1
 

@@ -143,3 +143,8 @@ def without_state(html: str, fields: list[str]) -> str:
             return match.group(0).replace(" selected", "")
         html = re.sub(rf'<select[^>]*name="{name}".*?</select>', unselect, html, flags=re.S)
     return html
+
+
+def without_text_to_paste(html: str) -> str:
+    """A share page without its "Text to paste" box, which says the build's parts over again in plain words."""
+    return re.sub(r'<section class="card links paste".*?</section>', "", html, flags=re.S)

@@ -44,7 +44,9 @@ def site(tmp_path_factory):
         for name in ("a", "b"):
             started.append(Node(env, work / f"{name}.log").start())
         started.append(Worker(env, work / "worker.log").start())
-        yield Site(started[0], started[1], started[2], env)
+        site = Site(started[0], started[1], started[2], env)
+        yield site
+        started += [site.a, site.b]  # a test may have restarted a node
     finally:
         for process in started:
             process.stop()

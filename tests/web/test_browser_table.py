@@ -66,3 +66,36 @@ def test_a_table_on_a_phone_and_a_desk(new_context, ruleset, kind):
     desk.get_by_role("button", name="Next turn").click()
     expect(phone.locator(".counter-now")).to_contain_text("Turn 2", timeout=ARRIVAL * 1000)
     shot(phone, f"table-{ruleset}-{kind}-phone")
+
+
+def test_a_change_made_offline_is_sent_on_reconnecting_and_a_clash_is_shown_never_lost(new_context):
+    document, _ = linking("metallurgent", "anvil")
+    build = saved(document)
+    phone_context, desk_context = new_context(**PHONE), new_context()
+    phone, desk = phone_context.new_page(), desk_context.new_page()
+    phone.goto(f"/s/{build.share_id}/")
+    phone.get_by_role("button", name="Play", exact=True).click()
+    desk.goto(phone.url)
+    heat = "li.track[data-key='heat']"
+
+    desk_context.set_offline(True)
+    desk.locator(f"{heat} button[data-step='1']").click()  # 0 → 1, waiting on the desk
+    expect(desk.locator("#table-sync")).to_contain_text("Offline: 1 change waiting")
+    assert desk.locator(heat).get_attribute("data-value") == "1"
+    for _ in range(3):  # meanwhile the phone takes the Heat to 3
+        value = int(phone.locator(heat).get_attribute("data-value"))
+        phone.locator(f"{heat} button[data-step='1']").click()
+        expect(phone.locator(heat)).to_have_attribute("data-value", str(value + 1))
+    expect(phone.locator(heat)).to_have_attribute("data-value", "3")
+
+    desk_context.set_offline(False)
+    desk.evaluate("window.dispatchEvent(new Event('online'))")
+    clash = desk.locator("#table-conflicts .conflict")
+    expect(clash).to_contain_text("Heat is 3 on another screen; this screen changed it from 0 to 1")
+    expect(desk.locator(heat)).to_have_attribute("data-value", "3")  # the table as it is, the clash beside it
+    clash.get_by_role("button", name="Use mine (1)").click()
+    expect(phone.locator(heat)).to_have_attribute("data-value", "1", timeout=ARRIVAL * 1000)
+    expect(desk.locator("#table-conflicts .conflict")).to_have_count(0)
+    desk.reload()  # nothing kept to send again
+    expect(desk.locator("#table-conflicts .conflict")).to_have_count(0)
+    expect(desk.locator(heat)).to_have_attribute("data-value", "1")
