@@ -4,6 +4,10 @@ moves one track and is logged; another screen's change in between is a conflict,
 the counter refills what refills; bad posts are refused naming the field and change nothing."""
 from __future__ import annotations
 
+import json
+import re
+from html import unescape
+
 import pytest
 
 from builder import store
@@ -69,6 +73,10 @@ def test_a_change_is_logged_and_undone_and_a_stale_one_is_a_conflict(client, pac
     assert conflict.json() | {"current": after, "before": start, "key": key} == conflict.json()
     table.refresh_from_db()
     assert table.state[key] == after and table.revision == 1 and table.events.count() == 1
+    if PAGES[ruleset, kind].previews:  # the preview on the table reads the document as the table leaves it
+        html = client.get(f"/t/{table.token}/").content.decode()
+        shown = re.search(r'id="preview-attacker" value="([^"]*)"', html).group(1)
+        assert json.loads(unescape(shown)) == tables.played(table)
     assert post(client, table, "undo", revision=1).status_code == 200
     table.refresh_from_db()
     assert table.state[key] == start and table.revision == 2
