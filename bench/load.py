@@ -70,7 +70,7 @@ def timed_request(port: int, method: str, path: str, body: bytes | None = None,
     return elapsed
 
 
-def requests_per_second(ports: int | list[int], path: str, seconds: float, clients: int) -> float:
+def requests_per_second(ports: int | list[int], path: str, seconds: float, clients: int, status: int = 200) -> float:
     """Responses a second to `clients` concurrent clients asking for `path` again and again for `seconds`, spread
     over the nodes at `ports` as a load balancer would (one site: the same Host header to each).
 
@@ -96,6 +96,6 @@ def requests_per_second(ports: int | list[int], path: str, seconds: float, clien
     with ThreadPoolExecutor(clients) as pool:
         results = [run.result() for run in [pool.submit(client, ports[n % len(ports)]) for n in range(clients)]]
     statuses = sum((s for _, s in results), Counter())
-    if set(statuses) != {200}:
+    if set(statuses) != {status}:
         raise RuntimeError(f"GET {path} answered {dict(statuses)}")
     return sum(a for a, _ in results) / seconds

@@ -200,11 +200,12 @@ def show(request, token: str):
 @never_cache
 @require_GET
 def live(request, token: str):
-    """What changed since the revision this screen shows: nothing (204), or the table's live part."""
-    table = _table(token)
-    if str(table.revision) == request.GET.get("revision"):
+    """What changed since the revision this screen shows: nothing (204, from the revision alone: every open screen
+    asks each second), or the table's live part."""
+    revision = Table.objects.filter(token=token[:64]).values_list("revision", flat=True).first()
+    if revision is not None and str(revision) == request.GET.get("revision"):
         return HttpResponse(status=204)
-    return render(request, "table/live.html", context(request, table))
+    return render(request, "table/live.html", context(request, _table(token)))
 
 
 def _table(token: str) -> Table:
