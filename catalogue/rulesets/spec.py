@@ -293,7 +293,9 @@ class Track:
     mark: int | None = None  # a threshold value the table marks (Heat Tolerance)
     lines: tuple[str, ...] = ()  # what sits on it (a Component's Gear), greyed with it
     resets: Literal["", "turn", "round"] = ""  # back to `start` when the counter moves on (Orders, activations)
-    reading: str = ""  # the house rule's choice its consequences follow, where one changes them ("critical")
+    # What the kind's consequences read of the build beside the values: a house rule's choice ({"structure-zero":
+    # "critical"}), a card's numbers ({"Dodge": 2}). Kept with the table, so consequences need no build.
+    facts: Mapping[str, int | str] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)

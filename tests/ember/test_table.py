@@ -72,7 +72,7 @@ def test_tracks_of_every_pack_mech_are_unique_in_range_ruled_and_as_its_report_c
             card = items[example["parts"][t.key[5:]]]
             assert t.label == card.name and t.group == SLOT_LABELS[card.slot] and t.start == 0
             assert set(a.name for a in card.actions) <= set(t.lines)
-        values = [table.numbers(t.lines) for t in parts]
+        values = [t.facts for t in parts]
         assert sum(v["Dodge"] for v in values) == stats["dodge"].value
         assert sum(v["EV"] for v in values) == stats["electronic"].value
 

@@ -208,7 +208,7 @@ def test_mm_c36_emp_shock_takes_powered_and_sensitive_equipment_offline_and_leav
 
 def test_mm_c36_emp_shock_crashes_a_flying_unit(cat):
     tracks = tracked(cat, unit("vtol"))
-    assert tracks["emp"].reading == "flies" and said(tracks, emp=0) == []
+    assert tracks["emp"].facts == {"flies": 1} and said(tracks, emp=0) == []
     assert one(said(tracks, emp=1), "MM-C36").severity == "error"
 
 

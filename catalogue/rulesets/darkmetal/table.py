@@ -98,10 +98,11 @@ def leader_health(build: Any, stats, not_dead_yet: bool, survival: int) -> list[
     below = [" Below 0, roll two d6 and choose an injury (DM-R71)."] if build.injury_rule else []
     if not_dead_yet:
         below.append(f" Not Dead Yet: Survival {survival} against {NOT_DEAD_YET} + the damage past 0 (L825).")
+    out = ("knocked out of the scenario (L1136); ending it at 0 HP or less keeps the Leader out for the rest of the "
+           "campaign, back at full health on the ship (DM-R67).")
     found = [Track("bhp", "BHP", "", -PAST_ZERO if below else 0, bhp, bhp, rule="DM-R68",
-                   note=f"{stats['bhp'].explain}; AHP is lost first (L446).{''.join(below)} {AT_ZERO}knocked out "
-                        f"of the scenario (L1136); ending it at 0 HP or less keeps the Leader out for the rest of the "
-                        f"campaign, back at full health on the ship (DM-R67).")]
+                   note=f"{stats['bhp'].explain}; AHP is lost first (L446).{''.join(below)} {AT_ZERO}{out}",
+                   facts={"at 0": out})]
     if ahp:
         found.append(Track("ahp", "AHP", "", 0, ahp, ahp, rule="DM-R68",
                            note=f"{stats['ahp'].explain} (L446, DM-R68). While Armor is 1 or more, each hit's Venom "
@@ -149,7 +150,8 @@ def ammo(key: str, item, place: str, group: str, bonus) -> list[Track]:
     refill = RECHARGE.get(item.key, "an Extra Ammo slot reloads it to Max Ammo (DM-R49)")
     return [Track(key, f"{item.name} ammo" + (f" ({place})" if place else ""), group, 0, most, most, rule="DM-R72",
                   lines=(item.name,), note=f"{place + ': ' if place else ''}Max Ammo {most}{more}"
-                                           f"{AMMO_TEXT.get(item.key, '')} (DM-R72). {AT_ZERO}{out}; {refill}.")]
+                                           f"{AMMO_TEXT.get(item.key, '')} (DM-R72). {AT_ZERO}{out}; {refill}.",
+                  facts={"at 0": f"{out}; {refill}."})]
 
 
 def spent_once(item) -> bool:
@@ -187,10 +189,10 @@ def ally_tracks(at: str, group: str, ally, catalogue) -> list[Track]:
     ahp = items[ally.armor].ahp if ally.armor else template.ahp
     worn = items[ally.armor].name if ally.armor else template.name
     revived = "" if template.revived else "; Recruits are not revived unless the Captain is petitioned"
+    out = f"knocked out of the scenario; ending it so keeps the ally out for the rest of the campaign{revived} (DM-R67)."
     found = [Track(f"{at}.bhp", "BHP", group, 0, template.bhp, template.bhp, rule="DM-R68",
-                   note=f"{template.name}: {template.bhp} BHP (DM-R68); AHP is lost first (L446). {AT_ZERO}knocked "
-                        f"out of the scenario; ending it so keeps the ally out for the rest of the campaign"
-                        f"{revived} (DM-R67).")]
+                   note=f"{template.name}: {template.bhp} BHP (DM-R68); AHP is lost first (L446). {AT_ZERO}{out}",
+                   facts={"at 0": out})]
     if ahp:
         found.append(Track(f"{at}.ahp", "AHP", group, 0, ahp, ahp, rule="DM-R68",
                            note=f"{worn}: {ahp} AHP, lost before BHP (L446, DM-R68)."))
@@ -220,7 +222,7 @@ def consequences(tracks: list[Track], state: Mapping[str, int]) -> list[Conseque
 
 
 def after_zero(track: Track) -> str:
-    return track.note.partition(AT_ZERO)[2]
+    return track.facts["at 0"]
 
 
 def wounds(who: str, own: dict[str, Track], value: Mapping[str, int]) -> list[Consequence]:

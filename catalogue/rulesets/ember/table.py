@@ -31,7 +31,6 @@ WITHOUT_STRUCTURE = ("Intact", "Destroyed", "Repaired")
 DRONE_WITH, DRONE_WITHOUT = ("Intact", "Damaged", "Destroyed"), ("Intact", "Destroyed")  # Repaired: Parts only (L923)
 FRAGILE_MAX = 10  # the rulebook stacks Fragile without a limit (L929); the preview's request takes up to 10
 TOKENS = ("ammo", "charge", "intercept")
-VALUE = re.compile(r"^(Armor|Structure|Dodge|EV) (\d+)$")
 PART_KEY = re.compile(r"^(part|discard)\.(\w+)$")
 TOKEN_KEY = re.compile(r"^(ammo|charge|intercept)\.(\w+)\[(\d+)\]$")
 MECH_KEY = re.compile(r"^(mechs\[\d+\])\.(.+)$")
@@ -97,13 +96,13 @@ def part_tracks(slot: str, part, discarded: bool, secret: bool, where: str) -> l
         "it gives nothing and Link −1 (E-R28). Repaired: used again, Destroyed with no Defense Roll if attacked (L924)"
     found = [Track(f"part.{slot}", side.name, where, 0, len(options) - 1, 0, options,
                    rule="D-21" if slot == "torso" else "E-R28",
-                   lines=side_lines(part, discarded) + tuple(keywords(part.keywords)),
+                   lines=side_lines(part, discarded) + tuple(keywords(part.keywords)), facts=side_facts(part, discarded),
                    note=f"Armor {side.armor}, {structure}. A Penetration Damages it, or Destroys it without Structure "
                         f"or once Damaged; Damaged rolls Structure dice (D-15). Destroyed: {ends}."
                         + (" Kept secret from the opponent until revealed (E-R25)." if secret else ""))]
     if part.handheld and not discarded:
         found.append(Track(f"discard.{slot}", f"Discard side: {part.discard.name}", where, rule="E-R07",
-                           lines=side_lines(part, True),
+                           lines=side_lines(part, True), facts=side_facts(part, True),
                            note="Discard (Swift-S) or Disarm turns the card to its Discard side (E-R07): Damaged and "
                                 "Repaired go with it; Ammo, Charge and Interception only to an action of the same name "
                                 "(L757)."))
@@ -129,6 +128,14 @@ def side_lines(part, discarded: bool) -> tuple[str, ...]:
         values += ["Handheld"] * part.handheld
     values += ["Freehand"] * c.freehand(part, discarded)
     return tuple(values + [a.name for a in side.actions])
+
+
+def side_facts(part, discarded: bool) -> dict[str, int]:
+    """The side's numbers its consequences read: Armor and Structure for a Damaged Part (D-15), Dodge and
+    Electronic Value for the Mech's totals (D-13)."""
+    side = part.discard if discarded else part
+    found = {"Armor": side.armor, "Dodge": side.dodge, "EV": side.electronic}
+    return found if side.structure is None else {**found, "Structure": side.structure}
 
 
 def keywords(found) -> list[str]:
@@ -180,7 +187,8 @@ def mech_consequences(tracks: list[Track], state: Mapping[str, int]) -> list[Con
     said = []
     for slot, track in parts.items():
         now = state_of(slot)
-        gives = active_lines(slot, keyed, value)
+        side = active(slot, keyed, value)
+        gives = side.lines
         if now == "Destroyed":
             greys = tuple(t.key for t in tokens.get(slot, ())) + ((f"discard.{slot}",) if f"discard.{slot}" in keyed
                                                                    else ())
@@ -189,7 +197,7 @@ def mech_consequences(tracks: list[Track], state: Mapping[str, int]) -> list[Con
             said.append(Consequence("E-R28", f"{named(slot)} is Destroyed: {lost}{chassis}; Link −1 (E-R28, D-19).",
                                     "warning", greys))
         elif now == "Damaged":
-            said.append(damaged(named(slot), gives))
+            said.append(damaged(named(slot), side.facts))
         elif now == "Repaired":
             # Digest 9 #28: a Repaired Part works "as normal", so it counts among the Parts left and gives its values;
             # the Link its destruction cost is not given back (the text says nothing of it).
@@ -215,12 +223,10 @@ def mech_consequences(tracks: list[Track], state: Mapping[str, int]) -> list[Con
     return said
 
 
-def active_lines(slot: str, keyed, value) -> tuple[str, ...]:
-    """What the Part gives on the side it is on now."""
+def active(slot: str, keyed, value) -> Track:
+    """The track of the side the Part is on now: what it gives (`lines`) and its numbers (`facts`)."""
     discard = keyed.get(f"discard.{slot}")
-    if discard is not None and value[discard.key]:
-        return discard.lines
-    return keyed[f"part.{slot}"].lines
+    return discard if discard is not None and value[discard.key] else keyed[f"part.{slot}"]
 
 
 def given(lines) -> list[str]:
@@ -229,13 +235,8 @@ def given(lines) -> list[str]:
             and not line.endswith(" 0")]
 
 
-def numbers(lines) -> dict[str, int]:
-    return {m.group(1): int(m.group(2)) for line in lines if (m := VALUE.match(line))}
-
-
-def damaged(name: str, lines) -> Consequence:
+def damaged(name: str, values) -> Consequence:
     """D-15, with the card's numbers where the table knows them (not a secret Part's)."""
-    values = numbers(lines)
     dice = (f"Structure {values['Structure']} White dice, not Armor {values['Armor']}" if "Structure" in values
             else "its Structure in White dice, not its Armor")
     return Consequence("D-15", f"{name} is Damaged: its Defense Rolls take {dice}; one more Penetration Destroys it "
@@ -250,7 +251,7 @@ def totals(parts, keyed, value) -> list[Consequence]:
         dodge = ev = 0
         for slot, track in parts.items():
             if track.options[values[track.key]] != "Destroyed":
-                found = numbers(active_lines(slot, keyed, values))
+                found = active(slot, keyed, values).facts
                 dodge, ev = dodge + found.get("Dodge", 0), ev + found.get("EV", 0)
         return dodge, ev
 
@@ -341,6 +342,7 @@ def drone_tracks(at: str, drone, label: str, load: list[str]) -> list[Track]:
     values = [f"Armor {drone.armor}", structure, f"Dodge {drone.dodge}", f"EV {drone.electronic}"]
     found = [Track(f"{at}.state", label, label, 0, len(options) - 1, 0, options, rule="D-15",
                    lines=tuple(values + [a.name for a in drone.actions] + keywords(drone.keywords) + load),
+                   facts=side_facts(drone, False),
                    note=f"Armor {drone.armor}, {structure}, Dodge {drone.dodge}, {drone.stance.title()} Stance "
                         f"(E-R13). A Penetration Damages it, or Destroys it without Structure or once Damaged; "
                         f"Damaged rolls Structure dice (D-15). Destroyed: removed at once (L524).")]
@@ -373,7 +375,7 @@ def squad_consequences(tracks: list[Track], state: Mapping[str, int]) -> list[Co
                                     "warning", tuple(t.key for t in own if t is not status)))
             continue
         if now == "Damaged":
-            said.append(damaged(status.label, status.lines))
+            said.append(damaged(status.label, status.facts))
         for t in own:
             if ".ammo[" in t.key and value[t.key] <= 0:
                 said.append(Consequence("D-22", f"{status.label}: {t.lines[0]} has all {t.high} Ammo spent; it "

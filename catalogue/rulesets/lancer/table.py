@@ -62,7 +62,7 @@ def mech_tracks(build: Any, at: str, group: str, mech, detail, items) -> list[Tr
               note=f"Heat Cap {cap}: past it (not at it, A-11), an overheating check (L-C05). Stabilize or Shut Down "
                    f"clears it (L-R43, L-R44)."),
         Track(f"{at}.structure", "Structure", group, 0, structure, structure, rule="L-B14",
-              note=OUT_OF_STRUCTURE[zero], reading=zero),
+              note=OUT_OF_STRUCTURE[zero], facts={"structure-zero": zero}),
         Track(f"{at}.structure_check", "Structure check result", group, 0, len(STRUCTURE_RESULTS) - 1, 0,
               STRUCTURE_RESULTS, rule="L-B14",
               note="The beta chapter has no structure table (A-10): roll your table's, pick what it gave, and apply "
@@ -154,7 +154,7 @@ def mech_consequences(own: dict[str, Track], value: Mapping[str, int]) -> list[C
     structure, stress = own["structure"], own.get("stress")
     structure_result = STRUCTURE_RESULTS[at["structure_check"]]
     overheat_result = OVERHEAT_RESULTS[at["overheat_check"]]
-    critical = structure.reading == "critical"
+    critical = structure.facts["structure-zero"] == "critical"
 
     def wrecked(cause: str, message: str) -> list[Consequence]:
         return [Consequence("L-B14", message, "error", tuple(t.key for part, t in own.items() if part != cause))]

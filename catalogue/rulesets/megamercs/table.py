@@ -125,7 +125,7 @@ def status_tracks(unit, fitted, attributes, stats, title) -> list[Track]:
                        note="Until a recovery action, which ends the turn (MM-C37, MM-A28: untick it then): Sensitive "
                             "Electronics unusable, no network benefits, a drone controller's drones act in the "
                             "hacker's mode (MM-C34)."))
-    found.append(Track("emp", "EMP Shock", title, rule="MM-C36", reading="flies" if flying else "",
+    found.append(Track("emp", "EMP Shock", title, rule="MM-C36", facts={"flies": int(flying)},
                        lines=names(lambda i: i.requires_power or i.sensitive_electronics),
                        note="A flying unit crashes and is destroyed (MM-C36)." if flying else
                        f"Until a recovery action (MM-C37): action pool {pool} (MM-F20); Requires Power and Sensitive "
@@ -333,7 +333,7 @@ def statuses(keyed, value, of_ref, name, offline, fatal) -> list[Consequence]:
         box = keyed.get(key)
         if box is None or not value[key]:
             continue
-        if box.reading == "flies":  # a flying unit: EMP Shock is its end
+        if box.facts.get("flies"):  # a flying unit: EMP Shock is its end
             fatal.append(("MM-C36", "EMP Shock: a flying unit crashes and is destroyed (MM-C36).", (key,)))
             continue
         greys = offline([ref for ref in of_ref if name[ref] in box.lines], rule)

@@ -75,7 +75,7 @@ def anvil_tracks(build: Any, catalogue, report, linked) -> list[Track]:
             f"Damage Steps carry over with the part (M-R07). Disabled: positive stats count as 0, Drain included, "
             f"{gone} (M-R45); Destroyed: its {part.load} ST Load goes too.", "M-R07", lines=on_it,
             # What takes the Gear Offline with a Component that hosts Gear (M-R10): a Weapon Arm hosts none.
-            reading=gear_reading if isinstance(part, (StandardArm, Core)) else ""))
+            facts={"disabled-gear": gear_reading} if isinstance(part, (StandardArm, Core)) else {}))
         found.append(Track(f"ap.{slot}", f"{where} AP", where, 0, part.ap, part.ap,
                            note=f"At 0 AP roll the next Damage Step, then AP refills to {part.ap}; the rest of that "
                                 f"attack's damage is lost, and Hits on a Disabled Component are rerolled (M-R07, "
@@ -94,7 +94,7 @@ def counted(t: sheet.Track) -> Track:
     """A sheet's row of boxes as the table's count (an illegal build's negative count is an empty one)."""
     high = max(0, t.count)
     start = high if t.start is None else min(max(0, t.start), high)
-    return Track(t.key, t.label, t.group, 0, high, start, (), t.note, t.rule, t.mark, t.lines, reading=t.reading)
+    return Track(t.key, t.label, t.group, 0, high, start, (), t.note, t.rule, t.mark, t.lines, facts=t.facts)
 
 
 def ammunition(path: str, name: str, weapon, carried: int | None, where: str) -> list[Track]:
@@ -152,7 +152,7 @@ def anvil_consequences(tracks: list[Track], state: Mapping[str, int]) -> list[Co
         said.append(Consequence("M-R52", f"Heat {value['heat']} is over the Heat Tolerance of {heat.mark}: "
                                          f"Overheating (M-R52). Drain and Offset Gear switches off{switched} and the "
                                          f"FCS Maximum Range falls to its Reliable Range; "
-                                         f"{OVERHEAT.get(heat.reading, '')}. It ends at Heat {heat.mark} or less.",
+                                         f"{OVERHEAT.get(heat.facts.get('cooling', ''), '')}. It ends at Heat {heat.mark} or less.",
                                 "warning", tuple(off)))
     if "fuel" in keyed and "fuel" not in greyed and value["fuel"] <= 0:
         said.append(Consequence("M-R61", "Fuel 0: Running on Fumes (M-R61): Cruising Speed halved, no Flanking, Arm "
@@ -177,11 +177,12 @@ def component_down(t: Track, slot: str, step: int, tracks: list[Track]) -> Conse
         return Consequence("M-R45", f"{t.group} is {state} (M-R45): {LOSES['core']}.", "error",
                            tuple(o.key for o in tracks if o.key != t.key))
     destroyed = step > DOWN
-    offline = destroyed or t.reading == "offline"
+    offline = destroyed or t.facts.get("disabled-gear") == "offline"
     own = [o.key for o in tracks if o.group == t.group and o.key != t.key and
            (offline or not o.key.startswith("gear["))]
-    loses = LOSES[("arm" if t.reading else "weapon_arm") if slot.endswith("_arm") else slot]
-    gear = list(t.lines) if t.reading else []
+    carries = "disabled-gear" in t.facts  # a Component Gear is mounted on
+    loses = LOSES[("arm" if carries else "weapon_arm") if slot.endswith("_arm") else slot]
+    gear = list(t.lines) if carries else []
     said = f"{t.group} is {state} (M-R45): {loses}"
     if gear:
         said += f"; {join(gear)} {'is' if len(gear) == 1 else 'are'} " + ("Offline" if offline else "still working")

@@ -3,7 +3,7 @@
 them as tick boxes; the table (table.py) counts them, by `key`, from `start`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import Catalogue, field_or
@@ -22,7 +22,7 @@ class Track:
     start: int | None = None  # where a Sortie starts it; None: full
     group: str = ""  # the Component it sits on; "" for the Anvil's own
     lines: tuple[str, ...] = ()  # the Gear that goes with it (what Overheat switches off)
-    reading: str = ""  # what its consequences follow (the Generator's Cooling)
+    facts: dict = field(default_factory=dict, hash=False)  # what its consequences read (the Generator's Cooling)
 
 
 def tracks(anvil: Anvil, stats: dict[str, Any]) -> list[Track]:
@@ -43,7 +43,7 @@ def tracks(anvil: Anvil, stats: dict[str, Any]) -> list[Track]:
              Track("Heat", heat_boxes,
                    f"Overheat past {tolerance} (M-R52); Heat Tolerance +2 in Mild, +4 in Heavy Precipitation "
                    f"(M-D26); {generator.cooling.capitalize()} cooling", tolerance, key="heat", rule="M-R52", start=0,
-                   lines=switched, reading=generator.cooling),
+                   lines=switched, facts={"cooling": generator.cooling}),
              Track("Charge", charge,
                    f"filled by 1 Fuel before deployment (M-R61); Manoeuvres cost {stats['manoeuvre_cost'].value}, "
                    f"a punch 1" if "manoeuvre_cost" in stats else "filled by 1 Fuel before deployment (M-R61)",
