@@ -103,9 +103,7 @@ class Shown:
 
     @property
     def style(self) -> str:
-        if self.track.options:
-            return "choice"
-        return "box" if (self.track.low, self.track.high) == (0, 1) else "count"
+        return style(self.track)
 
     @property
     def option(self) -> str:
@@ -283,10 +281,17 @@ def resets(table: Table, known: dict[str, tuple[Track, str]], moved: str) -> lis
     return found
 
 
+def style(track: Track) -> str:
+    """A choice of options; a box to tick (something used, from unused); else a count, a single token among them."""
+    if track.options:
+        return "choice"
+    return "box" if (track.low, track.high, track.start) == (0, 1, 0) else "count"
+
+
 def said(track: Track, number: int) -> str:
     if track.options:
         return track.options[number] if 0 <= number < len(track.options) else str(number)
-    return ("used" if number else "unused") if (track.low, track.high) == (0, 1) else str(number)
+    return ("used" if number else "unused") if style(track) == "box" else str(number)
 
 
 def undo(table: Table, post) -> TableEvent:

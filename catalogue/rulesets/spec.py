@@ -278,7 +278,7 @@ class Track:
 
     - a count (HP, Heat, ammo) with `low`..`high`, starting at `start`;
     - a choice when it has `options` (its value is the index of one: Intact, Damaged, Destroyed);
-    - a box to tick when `high` is 1 and it has no options (a once-a-Sortie Skill used, a Mech activated).
+    - a box to tick when it runs 0 to 1 from 0, with no options (a once-a-Sortie Skill used, a Mech activated).
     """
 
     key: str  # stable within the build: "heat", "component.left_arm", "ammo.gear[2]"

@@ -57,6 +57,7 @@ def test_every_kind_has_tracks_at_the_table_each_with_a_rule_id(client, packs, r
     assert page.status_code == 200 and page["Cache-Control"].startswith("max-age=0")
     html = page.content.decode()
     assert all(section["title"] in html for section in table.sheet) and "Round 1" in html
+    assert f'href="/t/{table.token}/"' in client.get("/").content.decode()  # a game in progress, on the home page
 
 
 @pytest.mark.parametrize("ruleset,kind", KINDS, ids=IDS)
