@@ -219,10 +219,21 @@ def load(file: CollectionFile) -> Imported:
             done.skipped.append({"path": f"builds[{index}]", "message": f"“{entry.name[:80]}” was saved by another "
                                                                         "upload at the same moment"})
             continue
+        if (saved_at := _time(entry.saved_at)) is not None:  # the list shows when it was last saved, wherever
+            Build.objects.filter(pk=build.pk).update(updated_at=saved_at)
         here[entry.edit_token] = build
         taken.add(entry.share_id)
         done.added.append(build)
     return done
+
+
+def _time(text: str) -> datetime | None:
+    """A file's time, if it is one and not in the future."""
+    try:
+        found = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return found if found.tzinfo is not None and found <= datetime.now(tz.utc) else None
 
 
 def linked_first(entries: list[Entry]) -> list[tuple[int, Entry]]:

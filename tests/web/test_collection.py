@@ -216,6 +216,8 @@ def test_the_file_round_trips_into_a_fresh_database_links_and_all(client, packs)
     assert upload(elsewhere, data).status_code == 302
     after = {b.share_id: (b.edit_token, b.name, b.verdict, b.document) for b in Build.objects.all()}
     assert after == before
+    saved_at = {e["share_id"]: e["saved_at"] for e in data["builds"]}
+    assert all(b.updated_at.isoformat(timespec="seconds") == saved_at[b.share_id] for b in Build.objects.all())
     squad_page = elsewhere.get(f"/s/{squad.share_id}/").content.decode()
     assert members[0].name in squad_page and "missing build" not in squad_page  # found again by its link
     assert elsewhere.get(f"/b/{squad.edit_token}/").status_code == 200
