@@ -24,7 +24,7 @@ class Text:
     """What the text of one build says, before it is worded plain or in Markdown."""
 
     name: str
-    what: str  # "METALLURGENT Anvil on metallurgent-starter@1.0.0"
+    what: str  # the game, the kind and the packs it is built on
     subtitle: str
     verdict: str
     summary: Summary
