@@ -6,19 +6,11 @@ import re
 import pytest
 
 from builder import store
-from catalogue.loader import latest_pack
 from tests.helpers.html_forms import read_form
 from tests.helpers.pdf import page_sizes, pdf_text
 from tests.lancer.factories import sheets, text
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def examples(packs):
-    pack = latest_pack("lancer", "pilot")
-    return {e["name"]: {"format": "hardpoint.build/1", "ruleset": "lancer", "pack": pack.ref, **e}
-            for e in pack.examples}
 
 
 def test_the_sheets_are_one_for_the_pilot_and_one_a_mech(examples):

@@ -3,7 +3,6 @@ their values, by rule ID; and the pilot the table leaves for the preview (a Limi
 import pytest
 
 from builder import store
-from catalogue.loader import latest_pack
 from catalogue.rulesets import ACTIVE
 from catalogue.rulesets.lancer import construction as c
 from catalogue.rulesets.lancer import table
@@ -11,13 +10,6 @@ from catalogue.rulesets.lancer.schema import tagged
 from tests.helpers.tables import well_formed
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def examples(packs):
-    pack = latest_pack("lancer", "pilot")
-    return {e["name"]: {"format": "hardpoint.build/1", "ruleset": "lancer", "pack": pack.ref, **e}
-            for e in pack.examples}
 
 
 def tracks_of(document):
