@@ -1,5 +1,5 @@
-"""What a browser keeps: its collection (by link, so on every browser that opened it), its drafts and its packs, in
-its session. No accounts, and no listing of anyone else's."""
+"""What a browser keeps: its collection (by link, so on every browser that opened it), its drafts, its packs and its
+tables, in its session. No accounts, and no listing of anyone else's."""
 import json
 from typing import Any
 
@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from catalogue.models import UserPack
 
-from .models import Build, Collection, Draft, Kept
+from .models import Build, Collection, Draft, Kept, Table
 
 KEPT_DRAFTS = 4  # builder pages with unsaved changes kept per browser
 MAX_DRAFT = 64 * 1024  # characters of one draft's form
@@ -170,3 +170,22 @@ def my_packs(request, ruleset: str | None = None) -> list[dict]:
             rows.append({"pack": user_pack, "latest": latest,
                          "owned": owned[user_pack.share_id] == user_pack.edit_token})
     return rows
+
+
+KEPT_TABLES = 20
+
+
+def keep_table(request, table: Table) -> None:
+    """Put a table this browser opened at the top of its games in progress."""
+    kept = request.session.get("tables", [])
+    if kept[:1] != [table.token]:
+        request.session["tables"] = [table.token, *(t for t in kept if t != table.token)][:KEPT_TABLES]
+
+
+def my_tables(request) -> list[Table]:
+    """The tables this browser opened, newest first."""
+    tokens = request.session.get("tables", [])
+    if not tokens:
+        return []
+    found = Table.objects.filter(token__in=tokens).select_related("build")
+    return sorted(found, key=lambda t: tokens.index(t.token))

@@ -8,6 +8,8 @@ every second whether the revision moved (an answer with no body when it did not)
 """
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -21,15 +23,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from catalogue.rulesets.spec import Consequence, Kind, Track
 
-from . import forms, store
+from . import forms, session, store
 from .charts import qr_data_uri
 from .kinds import PAGES, page_for
 from .models import Build, Table, TableEvent
 
 COUNTERS = (Track("@round", "Round", low=1, high=999, start=1), Track("@turn", "Turn", low=1, high=999, start=1))
 SHOWN_EVENTS = 40
-KEPT_TABLES = 20  # tables a browser lists on its home page
 MEMBER_DEPTH = 2  # a squad's Anvils, and each Anvil's Pilot
+WHOLE = re.compile(r"-?[0-9]{1,6}")
 
 
 # --- opening a table: its sheet of tracks ---------------------------------------------------------------------
@@ -58,7 +60,8 @@ def tracks_of(section: dict) -> list[Track]:
 @require_POST
 def play(request, share_id: str):
     """Open a table for the build its share page shows (the version and reveal link it was opened by)."""
-    shown, reveal = store.shown(_version(request, get_object_or_404(Build, share_id=share_id)), request.POST.get("reveal"))
+    build = _version(request, get_object_or_404(Build, share_id=share_id))
+    shown, reveal = store.shown(build, request.POST.get("reveal"))
     checked = store.check_saved(shown)
     sheet = sheet_of(checked, shown.name, shown.share_id)
     if not sheet:
@@ -66,7 +69,7 @@ def play(request, share_id: str):
                                   f"first.")
         return redirect(shown.share_url())
     table = Table.objects.create(build_id=shown.pk, version=shown.version, reveal=bool(reveal), sheet=sheet)
-    keep(request, table)
+    session.keep_table(request, table)
     messages.success(request, "Your table is open. Send its link to the other screens at the table: anyone with it "
                               "sees the same state and may change it.")
     return redirect(table)
@@ -75,19 +78,6 @@ def play(request, share_id: str):
 def _version(request, build: Build) -> Build:
     wanted = forms.whole_number(request.POST, "version", build.version, low=1)
     return build if wanted == build.version else store.at_version(build, wanted)
-
-
-def keep(request, table: Table) -> None:
-    kept = [t for t in request.session.get("tables", []) if t != table.token]
-    request.session["tables"] = [table.token, *kept][:KEPT_TABLES]
-
-
-def my_tables(request) -> list[Table]:
-    tokens = request.session.get("tables", [])
-    if not tokens:
-        return []
-    found = Table.objects.filter(token__in=tokens).select_related("build")
-    return sorted(found, key=lambda t: tokens.index(t.token))
 
 
 # --- what a table shows -------------------------------------------------------------------------------------------
@@ -108,11 +98,6 @@ class Shown:
     @property
     def option(self) -> str:
         return self.track.options[self.value] if self.style == "choice" else ""
-
-    @property
-    def percent(self) -> int:
-        span = self.track.high - self.track.low
-        return round(100 * (self.value - self.track.low) / span) if span else 100
 
 
 def value(table: Table, track: Track, prefix: str = "") -> int:
@@ -159,18 +144,28 @@ def played(table: Table, build: Build | None = None) -> dict[str, Any]:
     return kind.tabletop.played(document, tracks, {t.key: value(table, t) for t in tracks})
 
 
-def context(request, table: Table, **extra) -> dict[str, Any]:
+def live_context(table: Table) -> dict[str, Any]:
+    """What the part every screen asks for again draws: the tracks, the counter, the log, and the document the
+    preview reads now."""
     page, build = page_for(table.build.ruleset, table.build.kind), pinned(table)
     counters = {t.key: value(table, t) for t in COUNTERS}
     events = list(table.events.all()[:SHOWN_EVENTS])
     moved_since = _moved_since(table, events)
-    found = {"table": table, "build": build, "page": page, "sections": sections(table), "round": counters["@round"],
-             "turn": counters["@turn"],
-             "events": [{"event": e, "undoable": e.undone_by is None and e.undo_of is None and e.changes
-                         and e.revision not in moved_since} for e in events],
-             "link": (link := request.build_absolute_uri(table.get_absolute_url())), "qr": qr_data_uri(link), **extra}
+    return {"table": table, "build": build, "page": page, "sections": sections(table), "round": counters["@round"],
+            "turn": counters["@turn"],
+            "events": [{"event": e, "undoable": e.undone_by is None and e.undo_of is None and e.changes
+                        and e.revision not in moved_since} for e in events],
+            **({"played": (now := played(table, build)), "document_json": json.dumps(now)} if page.previews else {})}
+
+
+def context(request, table: Table, **extra) -> dict[str, Any]:
+    """The whole table page: its live part, its link, and the combat preview's form."""
+    found = live_context(table)
+    page, build = found["page"], found["build"]
+    link = request.build_absolute_uri(table.get_absolute_url())
+    found.update(link=link, qr=qr_data_uri(link), **extra)
     if page.previews:
-        found.update(page.preview_context(request, played(table, build), build),
+        found.update(page.preview_context(request, found["played"], build),
                      preview_form_template=page.template("preview_form"))
     return found
 
@@ -191,7 +186,7 @@ def _moved_since(table: Table, events: list[TableEvent]) -> set[int]:
 @require_GET
 def show(request, token: str):
     table = _table(token)
-    keep(request, table)
+    session.keep_table(request, table)
     return render(request, "table/page.html", context(request, table))
 
 
@@ -203,7 +198,7 @@ def live(request, token: str):
     revision = Table.objects.filter(token=token[:64]).values_list("revision", flat=True).first()
     if revision is not None and str(revision) == request.GET.get("revision"):
         return HttpResponse(status=204)
-    return render(request, "table/live.html", context(request, _table(token)))
+    return render(request, "table/live.html", live_context(_table(token)))
 
 
 def _table(token: str) -> Table:
@@ -231,7 +226,7 @@ def tracks_by_key(table: Table) -> dict[str, tuple[Track, str]]:
 
 def _whole(post, name: str) -> int:
     text = str(post.get(name, ""))
-    if not text.lstrip("-").isdigit() or len(text) > 6:
+    if not WHOLE.fullmatch(text):
         raise Refused(400, name, f"{name} must be a whole number")
     return int(text)
 

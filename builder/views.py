@@ -23,7 +23,7 @@ from catalogue.models import UserPack
 from catalogue.rulesets import ACTIVE, COMING, EXCHANGES
 from catalogue.rulesets.base import BuildError, pack_refs
 
-from . import changes, collection, exchange, forms, rosters, store, table, tasks
+from . import changes, collection, exchange, forms, rosters, store, tasks
 from .errors import bad_input, go_to
 from .kinds import PAGES, page_for
 from .kinds.base import site_of
@@ -39,6 +39,7 @@ from .session import (
     latest_draft,
     lost,
     may_build_on,
+    my_tables,
     my_packs,
     opened,
 )
@@ -71,7 +72,7 @@ def home(request):
         messages.warning(request, "The collection this browser showed has a new link now (it was replaced on another "
                                   "browser). Open the new link here to see its builds again.")
     return render(request, "home.html", {"active": list(ACTIVE.values()), "coming": COMING, **listed,
-                                         "tables": table.my_tables(request),
+                                         "tables": my_tables(request),
                                          "examples": examples,
                                          "import_formats": [(key, f"{exchange.label} ({ruleset.name})")
                                                             for key, (ruleset, exchange) in EXCHANGES.items()]})

@@ -113,6 +113,8 @@ def test_bad_posts_are_refused_naming_the_field_and_change_nothing(client, packs
     key, track = first_count(table)
     for fields, path, status in (({"key": "no-such", "before": 0, "after": 1}, "key", 400),
                                  ({"key": key, "before": "x", "after": 1}, "before", 400),
+                                 ({"key": key, "before": "--1", "after": 1}, "before", 400),
+                                 ({"key": key, "before": track.start, "after": "١"}, "after", 400),
                                  ({"key": key, "before": track.start, "after": "9" * 50}, "after", 400),
                                  ({"key": key, "before": track.start, "after": track.high + 1}, "after", 400),
                                  ({"key": key, "before": track.start, "after": track.low - 1}, "after", 400)):

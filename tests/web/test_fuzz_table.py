@@ -25,7 +25,7 @@ def open_table(ruleset: str, kind: str) -> Table:
 
 def fields_for(table: Table):
     keys = list(tables.tracks_by_key(table))
-    numbers = st.one_of(st.integers(-3, 12).map(str), texts, st.sampled_from(["", "1.5", "-0", "١", "9" * 30]))
+    numbers = st.one_of(st.integers(-3, 12).map(str), texts, st.sampled_from(["", "1.5", "-0", "١", "--1", "+1", " 1", "9" * 30]))
     return st.fixed_dictionaries({}, optional={"key": st.one_of(st.sampled_from(keys), texts), "before": numbers,
                                                "after": numbers, "revision": numbers, "change": texts})
 
