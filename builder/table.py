@@ -30,7 +30,7 @@ from .models import Build, Table, TableEvent
 
 COUNTERS = (Track("@round", "Round", low=1, high=999, start=1), Track("@turn", "Turn", low=1, high=999, start=1))
 SHOWN_EVENTS = 40
-MEMBER_DEPTH = 2  # a squad's Anvils, and each Anvil's Pilot
+MEMBER_DEPTH = 2  # a roster's members, and the builds each of them owns
 WHOLE = re.compile(r"-?[0-9]{1,6}")
 
 
